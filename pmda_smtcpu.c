@@ -1,0 +1,558 @@
+/*
+ * smtcpu PMDA: SMT-calibrated CPU utilisation for PCP.
+ *
+ * Glue only: the metric table, instance domains, fetch from the sampler's
+ * snapshot, stores to the control metrics, labels, and the daemon's loop.
+ * Everything that reads the machine or models it lives in src/.
+ */
+#include <pcp/pmapi.h>
+#include <pcp/pmda.h>
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "domain.h"
+#include "src/log.h"
+#include "src/sampler.h"
+#include "src/sysroot.h"
+
+/* PCP 7 renamed the fetch result type; PCP 6 has only pmResult. */
+#ifndef SMTCPU_HAVE_PMDARESULT
+typedef pmResult pmdaResult;
+#endif
+
+enum { CPU_INDOM, CORE_INDOM, MODEL_INDOM, SOURCE_INDOM, NUM_INDOMS };
+
+enum {
+	CLUSTER_CPU,		/* smt.*  per CPU */
+	CLUSTER_CORE,		/* smt.core.* */
+	CLUSTER_ALL,		/* smt.all.* */
+	CLUSTER_MODEL,		/* smt.model.* */
+	CLUSTER_AGENT,		/* smtcpu.* */
+};
+
+static pmdaIndom indomtab[NUM_INDOMS] = {
+	{ CPU_INDOM, 0, NULL },
+	{ CORE_INDOM, 0, NULL },
+	{ MODEL_INDOM, 0, NULL },
+	{ SOURCE_INDOM, 0, NULL },
+};
+
+#define MS_UNITS	PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
+#define NO_UNITS	PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
+#define COUNT_UNITS	PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define METRIC(cluster, item, type, indom, sem, units) \
+	{ NULL, { PMDA_PMID(cluster, item), type, indom, sem, units } }
+
+static pmdaMetric metrictab[] = {
+	/* smt.throughput_cpu{,_lower,_upper}, smt.busy_cpu, smt.source */
+	METRIC(CLUSTER_CPU, 0, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CPU, 1, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CPU, 2, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CPU, 3, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CPU, 4, PM_TYPE_STRING, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	/* smt.core.{throughput_cpu,_lower,_upper,capacity,level,threads,model,source,socket} */
+	METRIC(CLUSTER_CORE, 0, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CORE, 1, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CORE, 2, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CORE, 3, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CORE, 4, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORE, 5, PM_TYPE_U32, CORE_INDOM, PM_SEM_INSTANT, COUNT_UNITS),
+	METRIC(CLUSTER_CORE, 6, PM_TYPE_STRING, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORE, 7, PM_TYPE_STRING, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORE, 8, PM_TYPE_U32, CORE_INDOM, PM_SEM_DISCRETE, NO_UNITS),
+	/* smt.all.{throughput_cpu,_lower,_upper,capacity,ncores,ncpus,threads_per_core,model} */
+	METRIC(CLUSTER_ALL, 0, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_ALL, 1, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_ALL, 2, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_ALL, 3, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_ALL, 4, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
+	METRIC(CLUSTER_ALL, 5, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
+	METRIC(CLUSTER_ALL, 6, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
+	METRIC(CLUSTER_ALL, 7, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
+	/* smt.model.{threads,factors,cpu_share,preliminary,cores,basis} */
+	METRIC(CLUSTER_MODEL, 0, PM_TYPE_U32, MODEL_INDOM, PM_SEM_DISCRETE, COUNT_UNITS),
+	METRIC(CLUSTER_MODEL, 1, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
+	METRIC(CLUSTER_MODEL, 2, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
+	METRIC(CLUSTER_MODEL, 3, PM_TYPE_U32, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
+	METRIC(CLUSTER_MODEL, 4, PM_TYPE_U32, MODEL_INDOM, PM_SEM_INSTANT, COUNT_UNITS),
+	METRIC(CLUSTER_MODEL, 5, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
+	/* smtcpu.{status,control.period,control.sample,sampler.passes,sampler.time,root,config} */
+	METRIC(CLUSTER_AGENT, 0, PM_TYPE_STRING, SOURCE_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_AGENT, 1, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, MS_UNITS),
+	METRIC(CLUSTER_AGENT, 2, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_AGENT, 3, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_AGENT, 4, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_AGENT, 5, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	METRIC(CLUSTER_AGENT, 6, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+};
+
+static struct sampler sampler;
+static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
+static int dso_mode;
+static double last_pass;	/* monotonic seconds of the last pass */
+static char config_path[MAXPATHLEN];
+static char model_text[3][SMT_MAX_THREADS * 12];	/* scratch for smt.model strings */
+
+static pmInDom indom(int serial)
+{
+	return indomtab[serial].it_indom;
+}
+
+static double monotonic(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void log_sink(enum smt_log_level level, const char *message)
+{
+	static const int priority[] = { LOG_INFO, LOG_WARNING, LOG_ERR };
+	pmNotifyErr(priority[level], "%s", message);
+}
+
+/* Instance domains follow the topology: CPUs and cores that leave are
+ * hidden, not forgotten, so they keep their instance ids when they return. */
+static void refresh_instances(void)
+{
+	char name[32];
+	int ntables;
+	const struct smt_table *builtin = smt_builtin_tables(&ntables);
+
+	pmdaCacheOp(indom(CPU_INDOM), PMDA_CACHE_INACTIVE);
+	pmdaCacheOp(indom(CORE_INDOM), PMDA_CACHE_INACTIVE);
+	for (int cpu = 0; cpu < sampler.topo.ncpus; cpu++)
+		if (sampler.topo.online[cpu]) {
+			snprintf(name, sizeof name, "cpu%d", cpu);
+			pmdaCacheStore(indom(CPU_INDOM), PMDA_CACHE_ADD, name, &sampler.cpu[cpu]);
+		}
+	for (int i = 0; i < sampler.topo.ncores; i++) {
+		int first = sampler.topo.cores[i].first_cpu;
+		snprintf(name, sizeof name, "core%d", first);
+		pmdaCacheStore(indom(CORE_INDOM), PMDA_CACHE_ADD, name, &sampler.topo.cores[i]);
+	}
+	/* Tables: the configuration file's, then the built-in ones it does
+	 * not replace. */
+	pmdaCacheOp(indom(MODEL_INDOM), PMDA_CACHE_INACTIVE);
+	for (int i = 0; i < sampler.config.ntables; i++)
+		pmdaCacheStore(indom(MODEL_INDOM), PMDA_CACHE_ADD, sampler.config.tables[i].name,
+			       (void *)&sampler.config.tables[i]);
+	for (int i = 0; i < ntables; i++)
+		if (config_find_table(&sampler.config, builtin[i].name) == &builtin[i])
+			pmdaCacheStore(indom(MODEL_INDOM), PMDA_CACHE_ADD, builtin[i].name,
+				       (void *)&builtin[i]);
+	for (int src = 0; src < SRC_COUNT; src++)
+		pmdaCacheStore(indom(SOURCE_INDOM), PMDA_CACHE_ADD, smt_source_names[src],
+			       (void *)&sampler.status[src]);
+	for (int i = 0; i < NUM_INDOMS; i++)
+		pmdaCacheOp(indom(i), PMDA_CACHE_SAVE);
+	topology_seen = sampler.topo.generation;
+}
+
+static void sample_now(void)
+{
+	sampler_pass(&sampler);
+	last_pass = monotonic();
+	if (sampler.topo.generation != topology_seen)
+		refresh_instances();
+}
+
+/* The most cores using one table, and its name, for smt.all.model. */
+static const char *system_model(char *buf, size_t size)
+{
+	const struct smt_table *first = NULL;
+
+	buf[0] = '\0';
+	for (int i = 0; i < sampler.topo.ncores; i++) {
+		const struct smt_table *t = sampler.core[sampler.topo.cores[i].first_cpu].table;
+		if (first == NULL)
+			first = t;
+		else if (t != first)
+			return "mixed (see smt.core.model)";
+	}
+	snprintf(buf, size, "%s", first ? first->name : "");
+	return buf;
+}
+
+static int cores_using(const struct smt_table *t)
+{
+	int n = 0;
+	for (int i = 0; i < sampler.topo.ncores; i++)
+		n += sampler.core[sampler.topo.cores[i].first_cpu].table == t;
+	return n;
+}
+
+static const char *basis_name(enum smt_basis basis)
+{
+	return basis == BASIS_PURR ? "purr" : basis == BASIS_MODEL ? "model" : "none";
+}
+
+static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)
+{
+	const struct smt_cpu_values *v = priv;
+
+	if (v->basis == BASIS_NONE && item != 4)
+		return PMDA_FETCH_NOVALUES;	/* no complete window yet */
+	switch (item) {
+	case 0: atom->d = v->throughput; break;
+	case 1: atom->d = v->lower; break;
+	case 2: atom->d = v->upper; break;
+	case 3: atom->d = v->busy; break;
+	case 4: atom->cp = (char *)basis_name(v->basis); break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
+static int fetch_core(unsigned int item, const struct topo_core *c, pmAtomValue *atom)
+{
+	const struct smt_core_values *v = &sampler.core[c->first_cpu];
+	const struct smt_cpu_values *first = &sampler.cpu[c->first_cpu];
+
+	switch (item) {
+	case 0: case 1: case 2: case 3:
+		if (!v->counted)
+			return PMDA_FETCH_NOVALUES;	/* no complete window yet */
+		atom->d = item == 0 ? v->throughput : item == 1 ? v->lower :
+			  item == 2 ? v->upper : v->capacity;
+		break;
+	case 4:
+		if (!v->have_level)
+			return PMDA_FETCH_NOVALUES;
+		atom->d = v->level;
+		break;
+	case 5: atom->ul = (uint32_t)c->nthreads; break;
+	case 6:
+		if (v->table == NULL)
+			return PMDA_FETCH_NOVALUES;
+		atom->cp = (char *)v->table->name;
+		break;
+	case 7: atom->cp = (char *)basis_name(first->basis); break;
+	case 8: atom->ul = (uint32_t)c->socket; break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
+static int fetch_all(unsigned int item, pmAtomValue *atom)
+{
+	static char model[SMT_NAME_MAX];
+
+	switch (item) {
+	case 0: atom->d = sampler.all.throughput; break;
+	case 1: atom->d = sampler.all.lower; break;
+	case 2: atom->d = sampler.all.upper; break;
+	case 3: atom->d = sampler.all.capacity; break;
+	case 4: atom->ul = (uint32_t)sampler.topo.ncores; break;
+	case 5: atom->ul = (uint32_t)sampler.topo.nonline; break;
+	case 6: atom->ul = (uint32_t)sampler.topo.max_threads; break;
+	case 7: atom->cp = (char *)system_model(model, sizeof model); break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
+/* Formats T(k) or the per-thread share c(k) for k = 1..S. */
+static char *format_levels(char *buf, size_t size, const struct smt_table *t, int shares)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int k = 1; k <= t->nthreads && used < size; k++) {
+		double v = shares ? 100 * smt_thread_share(t, k) : t->T[k];
+		used += (size_t)snprintf(buf + used, size - used, shares ? "%s%.2f" : "%s%.4g",
+					 k > 1 ? " " : "", v);
+	}
+	return buf;
+}
+
+static int fetch_model(unsigned int item, const struct smt_table *t, pmAtomValue *atom)
+{
+	switch (item) {
+	case 0: atom->ul = (uint32_t)t->nthreads; break;
+	case 1: atom->cp = format_levels(model_text[0], sizeof model_text[0], t, 0); break;
+	case 2: atom->cp = format_levels(model_text[1], sizeof model_text[1], t, 1); break;
+	case 3: atom->ul = t->preliminary; break;
+	case 4: atom->ul = (uint32_t)cores_using(t); break;
+	case 5: atom->cp = (char *)t->basis; break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
+static int fetch_agent(unsigned int item, void *priv, pmAtomValue *atom)
+{
+	switch (item) {
+	case 0: atom->cp = (char *)priv; break;
+	case 1: atom->ul = sampler.config.period_ms; break;
+	case 2: atom->ul = 0; break;
+	case 3: atom->ull = sampler.passes; break;
+	case 4: atom->d = sampler.pass_time * 1000; break;
+	case 5: atom->cp = (char *)sr_root(); break;
+	case 6: atom->cp = config_path; break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
+static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
+{
+	unsigned int cluster = pmID_cluster(mdesc->m_desc.pmid);
+	unsigned int item = pmID_item(mdesc->m_desc.pmid);
+	void *priv = NULL;
+
+	if (mdesc->m_desc.indom != PM_INDOM_NULL &&
+	    pmdaCacheLookup(mdesc->m_desc.indom, (int)inst, NULL, &priv) != PMDA_CACHE_ACTIVE)
+		return PM_ERR_INST;
+	switch (cluster) {
+	case CLUSTER_CPU: return fetch_cpu(item, priv, atom);
+	case CLUSTER_CORE: return fetch_core(item, priv, atom);
+	case CLUSTER_ALL: return fetch_all(item, atom);
+	case CLUSTER_MODEL: return fetch_model(item, priv, atom);
+	case CLUSTER_AGENT: return fetch_agent(item, priv, atom);
+	}
+	return PM_ERR_PMID;
+}
+
+/* The daemon samples on its own clock; the DSO, with no loop of its own,
+ * samples when a fetch finds the period has passed. */
+static int smtcpu_fetch(int numpmid, pmID pmidlist[], pmdaResult **resp, pmdaExt *pmda)
+{
+	if (dso_mode && monotonic() - last_pass >= sampler.config.period_ms / 1000.0)
+		sample_now();
+	return pmdaFetch(numpmid, pmidlist, resp, pmda);
+}
+
+static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
+{
+	(void)pmda;
+	for (int i = 0; i < result->numpmid; i++) {
+		pmValueSet *vs = result->vset[i];
+		pmAtomValue av;
+		int sts;
+
+		if (pmID_cluster(vs->pmid) != CLUSTER_AGENT ||
+		    (pmID_item(vs->pmid) != 1 && pmID_item(vs->pmid) != 2))
+			return PM_ERR_PERMISSION;
+		if (vs->numval != 1)
+			return PM_ERR_INST;
+		if ((sts = pmExtractValue(vs->valfmt, &vs->vlist[0], PM_TYPE_U32, &av,
+					  PM_TYPE_U32)) < 0)
+			return sts;
+		if (pmID_item(vs->pmid) == 1) {
+			if (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS)
+				return PM_ERR_BADSTORE;
+			sampler.config.period_ms = av.ul;
+		} else {
+			sample_now();
+		}
+	}
+	return 0;
+}
+
+static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result, pmdaExt *pmda)
+{
+	if (dso_mode && monotonic() - last_pass >= sampler.config.period_ms / 1000.0)
+		sample_now();
+	return pmdaInstance(in, inst, name, result, pmda);
+}
+
+static int smtcpu_labelCallBack(pmInDom in, unsigned int inst, pmLabelSet **lp)
+{
+	void *priv = NULL;
+
+	if (pmdaCacheLookup(in, (int)inst, NULL, &priv) != PMDA_CACHE_ACTIVE)
+		return 0;
+	if (in == indom(CPU_INDOM)) {
+		int cpu = (int)((struct smt_cpu_values *)priv - sampler.cpu);
+		int core = sampler.topo.core_of[cpu];
+		return pmdaAddLabels(lp, "{\"cpu\":%d,\"core\":%d,\"socket\":%d}", cpu,
+				     core >= 0 ? sampler.topo.cores[core].first_cpu : -1,
+				     sampler.topo.socket_of[cpu]);
+	}
+	if (in == indom(CORE_INDOM)) {
+		const struct topo_core *c = priv;
+		return pmdaAddLabels(lp, "{\"core\":%d,\"socket\":%d}", c->first_cpu, c->socket);
+	}
+	return 0;
+}
+
+static int smtcpu_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
+{
+	if (type == PM_LABEL_INDOM) {
+		pmInDom in = (pmInDom)ident;
+		if (in == indom(CPU_INDOM) || in == indom(CORE_INDOM))
+			pmdaAddLabels(lp, "{\"device_type\":\"cpu\"}");
+	}
+	return pmdaLabel(ident, type, lp, pmda);
+}
+
+static void smtcpu_setup(pmdaInterface *dp, const char *root)
+{
+	int sts;
+
+	smt_log_set_sink(log_sink);
+	if (root && (sts = sr_set_root(root)) < 0)
+		pmNotifyErr(LOG_ERR, "root %s: %s", root, strerror(-sts));
+
+	dp->version.seven.fetch = smtcpu_fetch;
+	dp->version.seven.store = smtcpu_store;
+	dp->version.seven.instance = smtcpu_instance;
+	dp->version.seven.label = smtcpu_label;
+	pmdaSetFetchCallBack(dp, smtcpu_fetchCallBack);
+	pmdaSetLabelCallBack(dp, smtcpu_labelCallBack);
+
+	for (int i = 0; i < NUM_INDOMS; i++)
+		indomtab[i].it_indom = pmInDom_build(dp->domain, (unsigned int)i);
+	pmdaInit(dp, indomtab, NUM_INDOMS, metrictab, sizeof metrictab / sizeof metrictab[0]);
+	if (dp->status != 0)
+		return;
+	for (int i = 0; i < NUM_INDOMS; i++)
+		pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
+
+	sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
+	for (int src = 0; src < SRC_COUNT && !dso_mode; src++)
+		if (strcmp(sampler.status[src], "ok") != 0)
+			pmNotifyErr(LOG_INFO, "%s: %s", smt_source_names[src], sampler.status[src]);
+	refresh_instances();
+	sample_now();
+}
+
+static void default_config(void)
+{
+	const char *env = getenv("SMTCPU_CONFIG");
+
+	if (env)
+		snprintf(config_path, sizeof config_path, "%s", env);
+	else
+		snprintf(config_path, sizeof config_path, "%s/smtcpu/smtcpu.conf",
+			 pmGetConfig("PCP_PMDAS_DIR"));
+}
+
+/* Entry point for the DSO (local context tests): root and configuration
+ * from $SMTCPU_ROOT and $SMTCPU_CONFIG, help text from $SMTCPU_HELP. */
+void smtcpu_init(pmdaInterface *dp)
+{
+	char helppath[MAXPATHLEN];
+	const char *help = getenv("SMTCPU_HELP");
+
+	if (help)
+		snprintf(helppath, sizeof helppath, "%s", help);
+	else
+		snprintf(helppath, sizeof helppath, "%s/smtcpu/help", pmGetConfig("PCP_PMDAS_DIR"));
+	pmdaDSO(dp, PMDA_INTERFACE_7, "smtcpu DSO", helppath);
+	if (dp->status != 0)
+		return;
+	dso_mode = 1;
+	default_config();
+	smtcpu_setup(dp, getenv("SMTCPU_ROOT"));
+}
+
+/* Serves PDUs from pmcd and samples every period, in one thread. */
+static void daemon_loop(pmdaInterface *dp)
+{
+	int fd = __pmdaInFd(dp);
+	double next = monotonic() + sampler.config.period_ms / 1000.0;
+
+	for (;;) {
+		double wait = next - monotonic();
+		struct timeval tv;
+		fd_set ready;
+		int sts;
+
+		if (wait < 0)
+			wait = 0;
+		tv.tv_sec = (time_t)wait;
+		tv.tv_usec = (suseconds_t)((wait - (double)tv.tv_sec) * 1e6);
+		FD_ZERO(&ready);
+		FD_SET(fd, &ready);
+		sts = select(fd + 1, &ready, NULL, NULL, &tv);
+		if (sts < 0 && errno != EINTR) {
+			pmNotifyErr(LOG_ERR, "select: %s", strerror(errno));
+			break;
+		}
+		if (sts > 0 && FD_ISSET(fd, &ready) && __pmdaMainPDU(dp) < 0)
+			break;		/* pmcd closed the pipe */
+		if (monotonic() >= next) {
+			sample_now();
+			next += sampler.config.period_ms / 1000.0;
+			if (next < last_pass)	/* fell behind: no burst to catch up */
+				next = last_pass + sampler.config.period_ms / 1000.0;
+		}
+	}
+}
+
+static pmLongOptions longopts[] = {
+	PMDA_OPTIONS_HEADER("Options"),
+	PMOPT_DEBUG,
+	PMDAOPT_DOMAIN,
+	PMDAOPT_LOGFILE,
+	PMDAOPT_HELPTEXT,
+	{ "config", 1, 'c', "FILE", "configuration file [default $PCP_PMDAS_DIR/smtcpu/smtcpu.conf]" },
+	{ "root", 1, 'r', "DIR", "read /proc and /sys below DIR [default $SMTCPU_ROOT or /]" },
+	{ "period", 1, 't', "TIME", "sampling period, e.g. 1s or 500ms [default 1s]" },
+	PMOPT_HELP,
+	PMDA_OPTIONS_END
+};
+
+static pmdaOptions opts = {
+	.short_options = "c:D:d:h:l:r:t:?",
+	.long_options = longopts,
+};
+
+int main(int argc, char **argv)
+{
+	pmdaInterface dispatch;
+	char helppath[MAXPATHLEN];
+	const char *root = getenv("SMTCPU_ROOT");
+	unsigned period = 0;
+	int c;
+
+	pmSetProgname(argv[0]);
+	snprintf(helppath, sizeof helppath, "%s/smtcpu/help", pmGetConfig("PCP_PMDAS_DIR"));
+	pmdaDaemon(&dispatch, PMDA_INTERFACE_7, pmGetProgname(), SMTCPU, "smtcpu.log", helppath);
+	default_config();
+
+	while ((c = pmdaGetOptions(argc, argv, &opts, &dispatch)) != EOF) {
+		switch (c) {
+		case 'c':
+			snprintf(config_path, sizeof config_path, "%s", opts.optarg);
+			break;
+		case 'r':
+			root = opts.optarg;
+			break;
+		case 't':
+			if ((period = config_parse_period(opts.optarg)) == 0) {
+				pmprintf("%s: -t %s: expected a period from %ums to %us, e.g. 1s\n",
+					 pmGetProgname(), opts.optarg, CONFIG_MIN_PERIOD_MS,
+					 CONFIG_MAX_PERIOD_MS / 1000);
+				opts.errors++;
+			}
+			break;
+		}
+	}
+	if (opts.errors) {
+		pmdaUsageMessage(&opts);
+		exit(1);
+	}
+
+	pmdaOpenLog(&dispatch);
+	smtcpu_setup(&dispatch, root);
+	if (dispatch.status != 0) {
+		pmNotifyErr(LOG_ERR, "initialisation failed: %s", pmErrStr(dispatch.status));
+		exit(1);
+	}
+	if (period)
+		sampler.config.period_ms = period;	/* the command line wins */
+	pmdaConnect(&dispatch);
+	daemon_loop(&dispatch);
+	exit(0);
+}

@@ -1,0 +1,200 @@
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+static void fail(struct smt_config *cfg, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fail(struct smt_config *cfg, int line, const char *fmt, ...)
+{
+	char why[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	if (cfg->nerrors++ == 0)
+		snprintf(cfg->first_error, sizeof cfg->first_error, "%s:%d: %s",
+			 cfg->path, line, why);
+	smt_log(SMT_LOG_ERROR, "%s:%d: %s", cfg->path, line, why);
+}
+
+unsigned config_parse_period(const char *text)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || errno != 0 || v <= 0)
+		return 0;
+	if (strcmp(end, "s") == 0)
+		v *= 1000;
+	else if (*end != '\0' && strcmp(end, "ms") != 0)
+		return 0;
+	if (v < CONFIG_MIN_PERIOD_MS || v > CONFIG_MAX_PERIOD_MS)
+		return 0;
+	return (unsigned)(v + 0.5);
+}
+
+const struct smt_table *config_find_table(const struct smt_config *cfg, const char *name)
+{
+	const struct smt_table *builtin;
+	int n;
+
+	for (int i = 0; cfg && i < cfg->ntables; i++)
+		if (strcmp(cfg->tables[i].name, name) == 0)
+			return &cfg->tables[i];
+	builtin = smt_builtin_tables(&n);
+	for (int i = 0; i < n; i++)
+		if (strcmp(builtin[i].name, name) == 0)
+			return &builtin[i];
+	return NULL;
+}
+
+static int valid_name(const char *name)
+{
+	if (!*name || strlen(name) >= SMT_NAME_MAX)
+		return 0;
+	for (; *name; name++)
+		if (!isalnum((unsigned char)*name) && !strchr("-_.+", *name))
+			return 0;
+	return 1;
+}
+
+static void parse_table(struct smt_config *cfg, int line, char **word, int nwords)
+{
+	struct smt_table t;
+	char why[256];
+	int slot = cfg->ntables;
+
+	memset(&t, 0, sizeof t);
+	if (nwords < 3) {
+		fail(cfg, line, "table needs a name and at least one factor: table NAME T1 T2 ...");
+		return;
+	}
+	if (!valid_name(word[1])) {
+		fail(cfg, line, "table name \"%s\" must be letters, digits, - _ . + (under %d)",
+		     word[1], SMT_NAME_MAX);
+		return;
+	}
+	snprintf(t.name, sizeof t.name, "%s", word[1]);
+	t.basis = "configuration file";
+	for (int i = 2; i < nwords; i++) {
+		char *end;
+		double v;
+
+		if (i == nwords - 1 && strcmp(word[i], "preliminary") == 0) {
+			t.preliminary = true;
+			break;
+		}
+		if (t.nthreads == SMT_MAX_THREADS) {
+			fail(cfg, line, "table %s: more than %d factors", t.name, SMT_MAX_THREADS);
+			return;
+		}
+		v = strtod(word[i], &end);
+		if (end == word[i] || *end != '\0' || !(v > 0)) {
+			fail(cfg, line, "table %s: \"%s\" is not a positive number", t.name, word[i]);
+			return;
+		}
+		t.T[++t.nthreads] = v;
+	}
+	if (smt_table_check(&t, why, sizeof why) < 0) {
+		fail(cfg, line, "table %s: %s", t.name, why);
+		return;
+	}
+	for (int i = 0; i < cfg->ntables; i++)
+		if (strcmp(cfg->tables[i].name, t.name) == 0)
+			slot = i;	/* a later line replaces an earlier one */
+	if (slot == CONFIG_MAX_TABLES) {
+		fail(cfg, line, "more than %d tables", CONFIG_MAX_TABLES);
+		return;
+	}
+	cfg->tables[slot] = t;
+	if (slot == cfg->ntables)
+		cfg->ntables++;
+}
+
+/* Splits line into words in place; returns how many (at most max). */
+static int split_words(char *line, char **word, int max)
+{
+	int n = 0;
+	char *hash = strchr(line, '#');
+
+	if (hash)
+		*hash = '\0';
+	for (char *tok = strtok(line, " \t\r\n"); tok && n < max; tok = strtok(NULL, " \t\r\n"))
+		word[n++] = tok;
+	return n;
+}
+
+int config_load(struct smt_config *cfg, const char *path, int optional)
+{
+	char text[1024], *word[SMT_MAX_THREADS + 4];
+	int lineno = 0, model_line = 0;
+	FILE *f;
+
+	memset(cfg, 0, sizeof *cfg);
+	cfg->period_ms = CONFIG_DEFAULT_PERIOD_MS;
+	if (path == NULL)
+		return 0;
+	snprintf(cfg->path, sizeof cfg->path, "%s", path);
+	if ((f = fopen(path, "r")) == NULL) {
+		int sts = -errno;
+		if (optional && sts == -ENOENT)
+			return 0;
+		cfg->nerrors = 1;
+		snprintf(cfg->first_error, sizeof cfg->first_error, "%s: %s", path, strerror(-sts));
+		smt_log(SMT_LOG_ERROR, "%s", cfg->first_error);
+		return sts;
+	}
+	while (fgets(text, sizeof text, f) != NULL) {
+		int n;
+
+		lineno++;
+		if (strchr(text, '\n') == NULL && !feof(f)) {
+			int c;
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			fail(cfg, lineno, "line longer than %d characters", (int)sizeof text - 2);
+			continue;
+		}
+		if ((n = split_words(text, word, SMT_MAX_THREADS + 4)) == 0)
+			continue;
+		if (strcmp(word[0], "period") == 0) {
+			unsigned ms = n == 2 ? config_parse_period(word[1]) : 0;
+			if (ms == 0)
+				fail(cfg, lineno, "period takes one duration from %ums to %us, "
+				     "e.g. \"period 1s\" or \"period 500ms\"",
+				     CONFIG_MIN_PERIOD_MS, CONFIG_MAX_PERIOD_MS / 1000);
+			else
+				cfg->period_ms = ms;
+		} else if (strcmp(word[0], "table") == 0) {
+			parse_table(cfg, lineno, word, n);
+		} else if (strcmp(word[0], "model") == 0) {
+			if (n != 2)
+				fail(cfg, lineno, "model takes one table name");
+			else {
+				snprintf(cfg->model, sizeof cfg->model, "%s", word[1]);
+				model_line = lineno;
+			}
+		} else {
+			fail(cfg, lineno, "unknown setting \"%s\" (expected period, table or model)",
+			     word[0]);
+		}
+	}
+	fclose(f);
+	if (cfg->model[0] && config_find_table(cfg, cfg->model) == NULL) {
+		fail(cfg, model_line, "model %s: no such table; choosing per core instead",
+		     cfg->model);
+		cfg->model[0] = '\0';
+	}
+	return cfg->nerrors;
+}

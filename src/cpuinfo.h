@@ -1,0 +1,28 @@
+/*
+ * What /proc/cpuinfo says about the processor, as far as the SMT model and
+ * the counter tables need it.
+ */
+#ifndef SMTCPU_CPUINFO_H
+#define SMTCPU_CPUINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum cpu_arch { CPU_ARCH_UNKNOWN, CPU_ARCH_POWER, CPU_ARCH_X86 };
+
+struct cpuinfo {
+	enum cpu_arch arch;
+	char cpu_name[64];	/* POWER "cpu" line ("POWER9 (architected), ...") or x86 "model name" */
+	int power_generation;	/* 7 for POWER7 and POWER7+, 8, 9, 10, ...; 0 when not POWER */
+	char platform[32];	/* POWER "platform": "pSeries", "PowerNV", ... */
+	char machine[64];	/* POWER "machine": "CHRP IBM,9009-42A", ... */
+	uint64_t timebase;	/* POWER timebase frequency in Hz, 0 if absent */
+	char vendor[16];	/* x86 vendor_id */
+	int family, model;	/* x86 "cpu family" and "model" */
+	bool hypervisor;	/* x86 "hypervisor" flag */
+};
+
+/* Reads root/proc/cpuinfo.  Returns 0 or -errno; on error *info is zeroed. */
+int cpuinfo_read(struct cpuinfo *info);
+
+#endif

@@ -1,0 +1,248 @@
+#include "sampler.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "modelchoice.h"
+#include "sysroot.h"
+
+const char *const smt_source_names[SRC_COUNT] = {
+	"cpustat", "purr", "amd_df", "amd_l3", "config"
+};
+
+static void set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->status[src], sizeof s->status[src], fmt, ap);
+	va_end(ap);
+}
+
+const struct smt_table *sampler_table_for(const struct sampler *s, int nthreads)
+{
+	const struct smt_table *t = NULL;
+
+	if (s->config.model[0])
+		t = config_find_table(&s->config, s->config.model);
+	if (t == NULL)
+		t = config_find_table(&s->config, smt_choose_model(&s->cpuinfo, nthreads));
+	return t;
+}
+
+/* What the hardware sources say before they are sampled by their own layers. */
+static void probe_sources(struct sampler *s)
+{
+	if (sr_exists("/sys/devices/system/cpu/cpu0/purr"))
+		set_status(s, SRC_PURR, "PURR files present but not read by this version; "
+			   "smt.* values come from the model");
+	else
+		set_status(s, SRC_PURR, "no PURR: /sys/devices/system/cpu/cpu0/purr is absent "
+			   "(only IBM POWER has it)");
+	for (int src = SRC_AMD_DF; src <= SRC_AMD_L3; src++) {
+		const char *pmu = src == SRC_AMD_DF ? "amd_df" : "amd_l3";
+		if (sr_exists("/sys/bus/event_source/devices/%s", pmu))
+			set_status(s, (enum smt_source)src, "%s PMU present but not sampled by "
+				   "this version", pmu);
+		else
+			set_status(s, (enum smt_source)src, "no %s PMU in /sys/bus/event_source/"
+				   "devices (not an AMD EPYC host, or hidden by the hypervisor)", pmu);
+	}
+}
+
+static void assign_tables(struct sampler *s)
+{
+	for (int i = 0; i < s->topo.ncores; i++) {
+		const struct topo_core *c = &s->topo.cores[i];
+		s->core[c->first_cpu].table = sampler_table_for(s, c->nthreads);
+	}
+}
+
+int sampler_init(struct sampler *s, const char *config_path, int config_optional)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	int sts, n;
+
+	memset(s, 0, sizeof *s);
+	s->stat.fd = -1;
+	s->ms_per_tick = 1000.0 / (hz > 0 ? (double)hz : 100.0);
+
+	sts = config_load(&s->config, config_path, config_optional);
+	if (sts == 0)
+		set_status(s, SRC_CONFIG, "ok");
+	else if (s->config.nerrors == 1)
+		set_status(s, SRC_CONFIG, "%s", s->config.first_error);
+	else
+		set_status(s, SRC_CONFIG, "%s (and %d more errors)", s->config.first_error,
+			   s->config.nerrors - 1);
+
+	if ((sts = cpuinfo_read(&s->cpuinfo)) < 0)
+		smt_log(SMT_LOG_WARNING, "/proc/cpuinfo: %s; SMT tables chosen as for an "
+			"unknown processor", strerror(-sts));
+	topology_init(&s->topo);
+	n = s->topo.ncpus > 0 ? s->topo.ncpus : 1;
+	s->cpu = calloc((size_t)n, sizeof *s->cpu);
+	s->core = calloc((size_t)n, sizeof *s->core);
+	if (s->cpu == NULL || s->core == NULL)
+		return -ENOMEM;
+	assign_tables(s);
+	probe_sources(s);
+
+	if ((sts = cpustat_open(&s->stat, s->topo.ncpus)) < 0) {
+		set_status(s, SRC_CPUSTAT, "cannot open /proc/stat: %s", strerror(-sts));
+		return sts;
+	}
+	set_status(s, SRC_CPUSTAT, "ok");
+	return 0;
+}
+
+void sampler_free(struct sampler *s)
+{
+	cpustat_close(&s->stat);
+	topology_free(&s->topo);
+	free(s->cpu);
+	free(s->core);
+	memset(s, 0, sizeof *s);
+}
+
+/* Moves the baselines of every thread of a core that has a reading now. */
+static void rebase_core(struct sampler *s, const struct topo_core *c)
+{
+	for (int j = 0; j < c->nthreads; j++) {
+		int cpu = c->cpus[j];
+		if (s->stat.seen[cpu]) {
+			s->cpu[cpu].prev = s->stat.now[cpu];
+			s->cpu[cpu].have_prev = true;
+		}
+	}
+}
+
+/*
+ * Deltas for every online thread of a core, or 0 when the window cannot be
+ * used.  The model needs one window for all threads of a core, so:
+ *  - a thread without a reading this pass (malformed line): the window is held
+ *    over, baselines stay, and the next pass covers both periods;
+ *  - a thread new to the core, or a counter gone backwards: every baseline of
+ *    the core starts again from now, and this one window is not counted.
+ */
+static int core_window(struct sampler *s, const struct topo_core *c,
+		       double *busy, double *window)
+{
+	for (int i = 0; i < c->nthreads; i++) {
+		int cpu = c->cpus[i];
+		const struct smt_cpu_values *v = &s->cpu[cpu];
+		const struct cpustat_times *now = &s->stat.now[cpu];
+
+		if (!s->stat.seen[cpu])
+			return 0;
+		if (!v->have_prev) {
+			rebase_core(s, c);
+			return 0;
+		}
+		for (int f = 0; f < CS_NFIELDS; f++)
+			if (now->field[f] < v->prev.field[f]) {
+				smt_log_once(SMT_LOG_WARNING, "cpu%d: /proc/stat times went backwards; "
+					     "counting starts again from the new values", cpu);
+				rebase_core(s, c);
+				return 0;
+			}
+		busy[i] = (double)(cpustat_busy(now) - cpustat_busy(&v->prev));
+		window[i] = (double)(cpustat_window(now) - cpustat_window(&v->prev));
+	}
+	rebase_core(s, c);
+	return 1;
+}
+
+static void sample_core(struct sampler *s, const struct topo_core *c)
+{
+	double busy[SMT_MAX_THREADS], window[SMT_MAX_THREADS], b[SMT_MAX_THREADS];
+	struct smt_core_values *cv = &s->core[c->first_cpu];
+	struct smt_core_estimate e;
+	double mean_window = 0, level = 0;
+	int n = c->nthreads;
+
+	if (!core_window(s, c, busy, window))
+		return;
+	for (int i = 0; i < n; i++) {
+		b[i] = window[i] > 0 ? busy[i] / window[i] : 0;
+		mean_window += window[i] / n;
+		level += b[i] > 1 ? 1 : b[i];
+	}
+	if (mean_window <= 0)
+		return;		/* no time passed for this core */
+	smt_estimate_core(cv->table, b, n, &e);
+
+	for (int i = 0; i < n; i++) {
+		struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
+		double ms = window[i] * s->ms_per_tick;
+		v->throughput += e.est[i] * ms;
+		v->lower += e.lo[i] * ms;
+		v->upper += e.hi[i] * ms;
+		v->busy += busy[i] * s->ms_per_tick;
+		v->basis = BASIS_MODEL;
+	}
+	{
+		double ms = mean_window * s->ms_per_tick, est = 0, lo, hi, cap;
+		for (int i = 0; i < n; i++)
+			est += e.est[i] * window[i] * s->ms_per_tick;
+		lo = e.core_lo * ms;
+		hi = e.core_hi * ms;
+		cap = e.capacity * ms;
+		cv->throughput += est;
+		cv->lower += lo;
+		cv->upper += hi;
+		cv->capacity += cap;
+		cv->level = level;
+		cv->have_level = true;
+		cv->counted = true;
+		s->all.throughput += est;
+		s->all.lower += lo;
+		s->all.upper += hi;
+		s->all.capacity += cap;
+	}
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int sampler_pass(struct sampler *s)
+{
+	double start = now_seconds();
+	int changed = topology_refresh(&s->topo), sts;
+
+	if (changed) {
+		/* Offline CPUs start afresh when they return: their times may
+		 * have moved, or been reset, while they were away. */
+		for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
+			if (!s->topo.online[cpu])
+				s->cpu[cpu].have_prev = false;
+		for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
+			s->core[cpu].have_level = false;
+		assign_tables(s);
+	}
+	if ((sts = cpustat_read(&s->stat)) < 0) {
+		set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: %s", strerror(-sts));
+	} else {
+		if (sts == 0)
+			set_status(s, SRC_CPUSTAT, "no per-CPU lines in /proc/stat");
+		else
+			set_status(s, SRC_CPUSTAT, "ok");
+		for (int i = 0; i < s->topo.ncores; i++)
+			sample_core(s, &s->topo.cores[i]);
+	}
+	s->passes++;
+	s->pass_time += now_seconds() - start;
+	return changed;
+}

@@ -1,0 +1,38 @@
+/*
+ * Every /proc and /sys path goes through one root prefix, so that a captured
+ * tree can stand in for the machine.  Files read every sample are opened once
+ * and re-read with pread, as the kernel regenerates them on each read.
+ */
+#ifndef SMTCPU_SYSROOT_H
+#define SMTCPU_SYSROOT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* NULL or "" means "/".  Returns 0, or -ENAMETOOLONG. */
+int sr_set_root(const char *root);
+const char *sr_root(void);
+
+/* root + path (path is absolute, e.g. "/proc/stat").  Returns 0 or -ENAMETOOLONG. */
+int sr_path(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* open(root + path, O_RDONLY|O_CLOEXEC): an fd, or -errno. */
+int sr_open(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int sr_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Reads fd from offset 0 into buf (at most size-1 bytes) and NUL-terminates.
+ * Returns the length, or -errno.  A length of size-1 means "may be truncated". */
+ssize_t sr_pread_all(int fd, char *buf, size_t size);
+
+/* One-off read of a small file (open, read, close).  Trailing newline
+ * removed.  Returns the length or -errno. */
+ssize_t sr_read_small(char *buf, size_t size, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A decimal integer file such as topology/physical_package_id.
+ * Returns 0 and sets *value, or -errno (-EINVAL when not a number). */
+int sr_read_long(long *value, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

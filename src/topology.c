@@ -1,0 +1,214 @@
+#include "topology.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+#include "log.h"
+#include "sysroot.h"
+
+#define CPU_DIR "/sys/devices/system/cpu"
+
+/* Possible CPU count: the "possible" list, else the cpuN directories. */
+static int count_possible(void)
+{
+	char text[4096], path[PATH_MAX];
+	struct dirent *d;
+	int span = -1;
+	DIR *dir;
+
+	if (sr_read_small(text, sizeof text, CPU_DIR "/possible") > 0 &&
+	    (span = cpulist_span(text)) > 0)
+		return span;
+	if (sr_path(path, sizeof path, CPU_DIR) < 0 || (dir = opendir(path)) == NULL)
+		return -ENOENT;
+	span = 0;
+	while ((d = readdir(dir)) != NULL)
+		if (strncmp(d->d_name, "cpu", 3) == 0 && isdigit((unsigned char)d->d_name[3])) {
+			int n = atoi(d->d_name + 3) + 1;
+			if (n > span)
+				span = n;
+		}
+	closedir(dir);
+	return span > 0 ? span : -ENOENT;
+}
+
+int topology_init(struct topology *t)
+{
+	int n = count_possible();
+
+	memset(t, 0, sizeof *t);
+	t->online_fd = -1;
+	if (n < 0) {
+		smt_log(SMT_LOG_ERROR, "no CPUs under %s%s: topology unknown",
+			sr_root()[1] ? sr_root() : "", CPU_DIR);
+		return n;
+	}
+	t->ncpus = n;
+	t->textsize = 8 * n + 64;	/* room for the longest list of n CPUs */
+	t->online = calloc((size_t)n, 1);
+	t->scratch = calloc((size_t)n, 1);
+	t->core_of = calloc((size_t)n, sizeof(int));
+	t->socket_of = calloc((size_t)n, sizeof(int));
+	t->l3_of = calloc((size_t)n, sizeof(int));
+	t->cores = calloc((size_t)n, sizeof(struct topo_core));
+	t->online_text = calloc((size_t)t->textsize, 1);
+	t->check_text = calloc((size_t)t->textsize, 1);
+	if (!t->online || !t->scratch || !t->core_of || !t->socket_of || !t->l3_of ||
+	    !t->cores || !t->online_text || !t->check_text) {
+		topology_free(t);
+		return -ENOMEM;
+	}
+	t->online_fd = sr_open(CPU_DIR "/online");
+	if (t->online_fd < 0)
+		smt_log(SMT_LOG_WARNING, "cannot open %s/online: %s; taking every CPU as online",
+			CPU_DIR, strerror(-t->online_fd));
+	return topology_scan(t);
+}
+
+void topology_free(struct topology *t)
+{
+	if (t->online_fd >= 0)
+		close(t->online_fd);
+	free(t->online);
+	free(t->scratch);
+	free(t->core_of);
+	free(t->socket_of);
+	free(t->l3_of);
+	free(t->cores);
+	free(t->online_text);
+	free(t->check_text);
+	memset(t, 0, sizeof *t);
+	t->online_fd = -1;
+}
+
+/* Fills t->online from the online list (or every possible CPU without one). */
+static void read_online(struct topology *t)
+{
+	ssize_t len = -1;
+
+	if (t->online_fd >= 0)
+		len = sr_pread_all(t->online_fd, t->online_text, (size_t)t->textsize);
+	if (len > 0 && cpulist_parse(t->online_text, t->online, t->ncpus) >= 0)
+		return;
+	if (len >= 0)
+		smt_log_once(SMT_LOG_WARNING, "%s/online: malformed list \"%.40s\"; "
+			     "taking every CPU as online", CPU_DIR, t->online_text);
+	memset(t->online, 1, (size_t)t->ncpus);
+}
+
+/* The lowest CPU sharing the L3 cache with cpu, or -1. */
+static int l3_domain(struct topology *t, int cpu)
+{
+	char text[4096];
+	long level;
+
+	for (int index = 0; index < 8; index++) {
+		if (sr_read_long(&level, CPU_DIR "/cpu%d/cache/index%d/level", cpu, index) < 0)
+			continue;
+		if (level != 3)
+			continue;
+		if (sr_read_small(text, sizeof text, CPU_DIR "/cpu%d/cache/index%d/shared_cpu_list",
+				  cpu, index) <= 0 ||
+		    cpulist_parse(text, t->scratch, t->ncpus) <= 0)
+			return -1;
+		for (int c = 0; c < t->ncpus; c++)
+			if (t->scratch[c])
+				return c;
+	}
+	return -1;
+}
+
+/* Online siblings of cpu (itself included) into t->scratch; returns count. */
+static int siblings(struct topology *t, int cpu)
+{
+	char text[4096];
+	ssize_t len = sr_read_small(text, sizeof text,
+				    CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
+	int n;
+
+	if (len <= 0 || (n = cpulist_parse(text, t->scratch, t->ncpus)) <= 0 || !t->scratch[cpu]) {
+		smt_log_once(SMT_LOG_WARNING,
+			     "cpu%d: %s topology/thread_siblings_list; counted as a core of its own",
+			     cpu, len < 0 ? "no readable" : "malformed");
+		memset(t->scratch, 0, (size_t)t->ncpus);
+		t->scratch[cpu] = 1;
+		return 1;
+	}
+	n = 0;
+	for (int c = 0; c < t->ncpus; c++) {
+		t->scratch[c] &= t->online[c];
+		n += t->scratch[c];
+	}
+	return n;
+}
+
+int topology_scan(struct topology *t)
+{
+	long package;
+
+	read_online(t);
+	t->ncores = t->nonline = t->nsockets = t->max_threads = 0;
+	for (int c = 0; c < t->ncpus; c++) {
+		t->core_of[c] = -1;
+		t->socket_of[c] = -1;
+		t->l3_of[c] = -1;
+	}
+	for (int cpu = 0; cpu < t->ncpus; cpu++) {
+		struct topo_core *core;
+
+		if (!t->online[cpu])
+			continue;
+		t->nonline++;
+		if (sr_read_long(&package, CPU_DIR "/cpu%d/topology/physical_package_id", cpu) < 0 ||
+		    package < 0)
+			package = 0;	/* POWER LPARs may say -1: one package */
+		t->socket_of[cpu] = (int)package;
+		if (package + 1 > t->nsockets)
+			t->nsockets = (int)package + 1;
+		t->l3_of[cpu] = l3_domain(t, cpu);
+		if (t->core_of[cpu] >= 0)
+			continue;	/* placed already, as a sibling of a lower CPU */
+
+		siblings(t, cpu);
+		core = &t->cores[t->ncores];
+		core->first_cpu = cpu;
+		core->socket = (int)package;
+		core->nthreads = 0;
+		for (int c = cpu; c < t->ncpus; c++) {
+			if (!t->scratch[c] || t->core_of[c] >= 0)
+				continue;
+			if (core->nthreads == SMT_MAX_THREADS) {
+				smt_log_once(SMT_LOG_WARNING, "core%d: more than %d threads; "
+					     "cpu%d and above are left out of the SMT model",
+					     cpu, SMT_MAX_THREADS, c);
+				break;
+			}
+			core->cpus[core->nthreads++] = c;
+			t->core_of[c] = t->ncores;
+		}
+		if (core->nthreads > t->max_threads)
+			t->max_threads = core->nthreads;
+		t->ncores++;
+	}
+	t->generation++;
+	return 0;
+}
+
+int topology_refresh(struct topology *t)
+{
+	ssize_t len;
+
+	if (t->online_fd < 0 || t->ncpus == 0)
+		return 0;
+	len = sr_pread_all(t->online_fd, t->check_text, (size_t)t->textsize);
+	if (len >= 0 && strcmp(t->check_text, t->online_text) == 0)
+		return 0;
+	topology_scan(t);
+	return 1;
+}

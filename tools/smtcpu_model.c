@@ -1,0 +1,207 @@
+/*
+ * smtcpu-model: explore the SMT model for capacity planning, and check it
+ * against seed 000's tables.
+ *
+ *   smtcpu-model --list
+ *   smtcpu-model --model NAME
+ *   smtcpu-model --model NAME --cores C --jobs A-B [--policy raw|scaledN] [--base X]
+ *   any of them with --config FILE
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "smtmodel.h"
+
+#define MAX_CORES 4096
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: smtcpu-model [--config FILE] --list\n"
+		"       smtcpu-model [--config FILE] --model NAME\n"
+		"       smtcpu-model [--config FILE] --model NAME --cores C --jobs A[-B]\n"
+		"                    [--policy raw|scaled2|scaled4|scaledN] [--base X]\n"
+		"\n"
+		"  --list      the factor tables: built in, and from --config\n"
+		"  --model     per SMT level: core throughput T(k), throughput per thread\n"
+		"              T(k)/k, and the CPU%% credited to each busy thread\n"
+		"              T(k)/(k T(S)) (the shape of seed 000's Table-1)\n"
+		"  --cores     with --jobs: for each job count, the busy threads on each\n"
+		"              core under the placement policy and the theoretical\n"
+		"              throughput base * sum T(level) (seed 000's Table-3)\n"
+		"  --policy    raw: one thread per core first (AIX's default); scaledN:\n"
+		"              N threads of a core before the next (default raw)\n"
+		"  --base      throughput of one job alone on a core (default 1)\n");
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "smtcpu-model: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	return 2;
+}
+
+static void list_one(const struct smt_table *t, const char *origin)
+{
+	char factors[SMT_MAX_THREADS * 10] = "";
+	size_t used = 0;
+
+	for (int k = 1; k <= t->nthreads; k++)
+		used += (size_t)snprintf(factors + used, sizeof factors - used, "%s%.4g",
+					 k > 1 ? " " : "", t->T[k]);
+	printf("%-16s %2d  %-50s %s%s\n", t->name, t->nthreads, factors,
+	       t->preliminary ? "preliminary " : "", origin);
+}
+
+static void list_tables(const struct smt_config *cfg)
+{
+	const struct smt_table *builtin;
+	int n;
+
+	printf("%-16s %2s  %-50s\n", "name", "S", "T(1) .. T(S)");
+	for (int i = 0; i < cfg->ntables; i++)
+		list_one(&cfg->tables[i], "(configuration file)");
+	builtin = smt_builtin_tables(&n);
+	for (int i = 0; i < n; i++)
+		if (config_find_table(cfg, builtin[i].name) == &builtin[i])
+			list_one(&builtin[i], "");	/* unless the file replaced it */
+}
+
+static void print_levels(const struct smt_table *t)
+{
+	printf("model %s: S = %d threads per core%s\n", t->name, t->nthreads,
+	       t->preliminary ? " (PRELIMINARY figures)" : "");
+	printf("basis: %s\n\n", t->basis);
+	printf("smt | Throughput/core | Throughput/HTC | CPU%% |\n");
+	for (int k = 1; k <= t->nthreads; k++)
+		printf("%d | %.4g | %.4g | %.2f |\n", k, t->T[k], t->T[k] / k,
+		       100 * smt_thread_share(t, k));
+}
+
+static void print_jobs(const struct smt_table *t, int ncores, int from, int to,
+		       int fill, double base)
+{
+	int levels[MAX_CORES];
+
+	if (t->preliminary)
+		printf("# %s: PRELIMINARY figures\n", t->name);
+	printf("JOB_CNT |");
+	for (int c = 0; c < ncores; c++)
+		printf(" Core_%d_smt |", c + 1);
+	printf(" Theory_Throughput |\n");
+	for (int jobs = from; jobs <= to; jobs++) {
+		smt_place_jobs(jobs, ncores, t->nthreads, fill, levels);
+		printf("%d |", jobs);
+		for (int c = 0; c < ncores; c++)
+			printf(" %d |", levels[c]);
+		printf(" %.2f |\n", smt_throughput(t, levels, ncores, base));
+	}
+}
+
+/* "A" or "A-B" with 0 <= A <= B. */
+static int parse_jobs(const char *s, int *from, int *to)
+{
+	char *end;
+	long a = strtol(s, &end, 10), b = a;
+
+	if (end == s || a < 0)
+		return -1;
+	if (*end == '-') {
+		const char *rest = end + 1;
+		b = strtol(rest, &end, 10);
+		if (end == rest)
+			return -1;
+	}
+	if (*end != '\0' || b < a || b > 1000000)
+		return -1;
+	*from = (int)a;
+	*to = (int)b;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "list", no_argument, NULL, 'l' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "cores", required_argument, NULL, 'c' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "config", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *model = NULL, *config = NULL, *jobs = NULL;
+	int list = 0, ncores = 0, from = 0, to = 0, fill = 1, opt;
+	double base = 1;
+	struct smt_config cfg;
+	const struct smt_table *t;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "lm:c:j:p:b:f:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'l': list = 1; break;
+		case 'm': model = optarg; break;
+		case 'f': config = optarg; break;
+		case 'j': jobs = optarg; break;
+		case 'c':
+			ncores = (int)strtol(optarg, &end, 10);
+			if (*end != '\0' || ncores < 1 || ncores > MAX_CORES)
+				return bad("--cores %s: expected a number of cores from 1 to 4096", optarg);
+			break;
+		case 'p':
+			if (strcmp(optarg, "raw") == 0)
+				fill = 1;
+			else if (strncmp(optarg, "scaled", 6) == 0 &&
+				 (fill = (int)strtol(optarg + 6, &end, 10)) >= 1 &&
+				 fill <= SMT_MAX_THREADS && *end == '\0' && optarg[6] != '\0')
+				;
+			else
+				return bad("--policy %s: expected raw or scaledN (scaled2, scaled4)", optarg);
+			break;
+		case 'b':
+			base = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(base > 0))
+				return bad("--base %s: expected a positive number", optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument \"%s\"", argv[optind]);
+	if (config_load(&cfg, config, 0) != 0)
+		return 2;	/* config_load said FILE:LINE: why */
+	if (list) {
+		if (model || jobs || ncores)
+			return bad("%s", "--list takes no other option but --config");
+		list_tables(&cfg);
+		return 0;
+	}
+	if (model == NULL)
+		return bad("%s", "--list or --model NAME is needed");
+	if ((t = config_find_table(&cfg, model)) == NULL)
+		return bad("--model %s: no such table (see --list)", model);
+	if (!jobs != !ncores)
+		return bad("%s", "--cores and --jobs go together");
+	if (jobs == NULL) {
+		print_levels(t);
+		return 0;
+	}
+	if (parse_jobs(jobs, &from, &to) < 0)
+		return bad("--jobs %s: expected A or A-B, A <= B", jobs);
+	if (fill > t->nthreads)
+		return bad("--policy: %s has fewer threads per core than that", t->name);
+	print_jobs(t, ncores, from, to, fill, base);
+	return 0;
+}
