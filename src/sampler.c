@@ -58,6 +58,43 @@ static void probe_sources(struct sampler *s)
 	}
 }
 
+/* Remembers which core each CPU is on, to see what a rescan changed. */
+static void note_membership(struct sampler *s)
+{
+	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
+		s->last_core[cpu] = -1;
+	for (int i = 0; i < s->topo.ncores; i++) {
+		const struct topo_core *c = &s->topo.cores[i];
+		s->core[c->first_cpu].nthreads = c->nthreads;
+		for (int t = 0; t < c->nthreads; t++)
+			s->last_core[c->cpus[t]] = c->first_cpu;
+	}
+}
+
+/*
+ * After a rescan, a core whose threads changed (SMT mode change, a CPU
+ * offline or back) starts its baselines again: the window that spans the
+ * change mixes two make-ups and two tables, so it is not counted.  Other
+ * cores carry on.
+ */
+static void restart_changed_cores(struct sampler *s)
+{
+	for (int i = 0; i < s->topo.ncores; i++) {
+		const struct topo_core *c = &s->topo.cores[i];
+		struct smt_core_values *cv = &s->core[c->first_cpu];
+		int changed = cv->nthreads != c->nthreads;
+
+		for (int t = 0; t < c->nthreads; t++)
+			changed |= s->last_core[c->cpus[t]] != c->first_cpu;
+		if (!changed)
+			continue;
+		for (int t = 0; t < c->nthreads; t++)
+			s->cpu[c->cpus[t]].have_prev = false;
+		cv->have_level = false;
+	}
+	note_membership(s);
+}
+
 static void assign_tables(struct sampler *s)
 {
 	for (int i = 0; i < s->topo.ncores; i++) {
@@ -91,8 +128,10 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 	n = s->topo.ncpus > 0 ? s->topo.ncpus : 1;
 	s->cpu = calloc((size_t)n, sizeof *s->cpu);
 	s->core = calloc((size_t)n, sizeof *s->core);
-	if (s->cpu == NULL || s->core == NULL)
+	s->last_core = calloc((size_t)n, sizeof *s->last_core);
+	if (s->cpu == NULL || s->core == NULL || s->last_core == NULL)
 		return -ENOMEM;
+	note_membership(s);
 	assign_tables(s);
 	probe_sources(s);
 
@@ -110,6 +149,7 @@ void sampler_free(struct sampler *s)
 	topology_free(&s->topo);
 	free(s->cpu);
 	free(s->core);
+	free(s->last_core);
 	memset(s, 0, sizeof *s);
 }
 
@@ -223,13 +263,7 @@ int sampler_pass(struct sampler *s)
 	int changed = topology_refresh(&s->topo), sts;
 
 	if (changed) {
-		/* Offline CPUs start afresh when they return: their times may
-		 * have moved, or been reset, while they were away. */
-		for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
-			if (!s->topo.online[cpu])
-				s->cpu[cpu].have_prev = false;
-		for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
-			s->core[cpu].have_level = false;
+		restart_changed_cores(s);
 		assign_tables(s);
 	}
 	if ((sts = cpustat_read(&s->stat)) < 0) {

@@ -37,6 +37,7 @@ struct smt_core_values {
 	double capacity;			/* ms of whole-core time it could deliver */
 	double level;				/* mean busy threads, last window */
 	const struct smt_table *table;
+	int nthreads;				/* threads at the last pass */
 	bool counted;				/* at least one window counted */
 	bool have_level;			/* level is from the current make-up */
 };
@@ -52,6 +53,7 @@ struct sampler {
 	struct cpustat stat;
 	struct smt_cpu_values *cpu;	/* [topo.ncpus] */
 	struct smt_core_values *core;	/* [topo.ncpus], by the core's first CPU */
+	int *last_core;			/* [topo.ncpus] first CPU of each CPU's core, last pass */
 	struct smt_totals all;
 	char status[SRC_COUNT][256];	/* "ok", or why there are no values */
 	double ms_per_tick;
