@@ -1,0 +1,107 @@
+/*
+ * /proc/stat lines and CPU lists, good and bad.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "unit.h"
+#include "cpulist.h"
+#include "cpustat.h"
+#include "log.h"
+
+static void quiet(enum smt_log_level level, const char *message)
+{
+	(void)level; (void)message;
+}
+
+static struct cpustat cs;
+static struct cpustat_times now[8];
+static unsigned char seen[8];
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&cs, 0, sizeof cs);
+	cs.ncpus = 8;
+	cs.now = now;
+	cs.seen = seen;
+	smt_log_set_sink(quiet);
+	smt_log_reset_once();
+	return 0;
+}
+
+static void well_formed(void **state)
+{
+	(void)state;
+	assert_int_equal(cpustat_parse(&cs,
+		"cpu  10 20 30 40 50 60 70 80 90 100\n"
+		"cpu0 1 2 3 4 5 6 7 8 9 10\n"
+		"cpu3 100 0 50 800 10 5 5 30 20 0\n"
+		"intr 1 2 3\nctxt 5\n"), 2);
+	assert_true(seen[0] && seen[3] && !seen[1]);
+	/* busy = user + nice + system + irq + softirq */
+	assert_int_equal(cpustat_busy(&now[3]), 100 + 0 + 50 + 5 + 5);
+	/* window = busy + idle + iowait; steal and guest left out */
+	assert_int_equal(cpustat_window(&now[3]), 160 + 800 + 10);
+	assert_int_equal(now[0].field[CS_GUEST_NICE], 10);
+}
+
+static void bad_lines_are_skipped(void **state)
+{
+	(void)state;
+	assert_int_equal(cpustat_parse(&cs,
+		"cpu  10 20 30 40 50 60 70 80 90 100\n"
+		"cpu0 1 2 3 4 5\n"			/* truncated */
+		"cpu1 1 2 x 4 5 6 7 8 9 10\n"		/* not a number */
+		"cpu2 1 2 3 4 5 6 7 8 9 10 11 12\n"	/* a later kernel's extra fields */
+		"cpu9 1 2 3 4 5 6 7 8 9 10\n"		/* beyond the possible CPUs */
+		"cpuX 1 2 3 4 5 6 7 8 9 10\n"		/* no number */
+		"cpu4 99999999999999999999999 0 0 0 0 0 0 0 0 0\n"	/* over 64 bits */
+		"cpu5 1 2 3 4 5 6 7 8 9 10\n"), 2);
+	assert_false(seen[0]);
+	assert_false(seen[1]);
+	assert_true(seen[2]);
+	assert_false(seen[4]);
+	assert_true(seen[5]);
+	assert_int_equal(now[2].field[CS_GUEST_NICE], 10);
+}
+
+static void empty_and_headless(void **state)
+{
+	(void)state;
+	assert_int_equal(cpustat_parse(&cs, ""), 0);
+	assert_int_equal(cpustat_parse(&cs, "intr 1\n"), 0);
+	assert_int_equal(cpustat_parse(&cs, "cpu7 1 2 3 4 5 6 7 8 9 10"), 1);	/* no newline */
+}
+
+static void cpu_lists(void **state)
+{
+	unsigned char set[16];
+	(void)state;
+
+	assert_int_equal(cpulist_parse("0-3,8,10-11\n", set, 16), 7);
+	assert_true(set[0] && set[3] && set[8] && set[11] && !set[4] && !set[9]);
+	assert_int_equal(cpulist_parse("\n", set, 16), 0);
+	assert_int_equal(cpulist_parse("5", set, 16), 1);
+	assert_int_equal(cpulist_parse("0-16", set, 16), -1);	/* beyond nmax */
+	assert_int_equal(cpulist_parse("3-1", set, 16), -1);
+	assert_int_equal(cpulist_parse("1,,2", set, 16), -1);
+	assert_int_equal(cpulist_parse("a-b", set, 16), -1);
+	assert_int_equal(cpulist_parse("1-", set, 16), -1);
+	assert_int_equal(cpulist_span("0-1919\n"), 1920);
+	assert_int_equal(cpulist_span("0,5"), 6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(well_formed, setup),
+		cmocka_unit_test_setup(bad_lines_are_skipped, setup),
+		cmocka_unit_test_setup(empty_and_headless, setup),
+		cmocka_unit_test_setup(cpu_lists, setup),
+	};
+	return cmocka_run_group_tests_name("parsing", tests, NULL, NULL);
+}

@@ -1,0 +1,81 @@
+/*
+ * Shared by the unit tests: counting allocations (the tests link with
+ * --wrap=malloc,calloc,realloc) and writing small fixture trees.
+ */
+#ifndef SMTCPU_UNIT_H
+#define SMTCPU_UNIT_H
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static long allocations;
+
+void *__real_malloc(size_t);
+void *__real_calloc(size_t, size_t);
+void *__real_realloc(void *, size_t);
+void *__wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
+void *__wrap_calloc(size_t m, size_t n) { allocations++; return __real_calloc(m, n); }
+void *__wrap_realloc(void *p, size_t n) { allocations++; return __real_realloc(p, n); }
+
+static char fixture_root[PATH_MAX];
+
+/* A fresh directory for this test's tree. */
+static inline const char *fixture_new(const char *name)
+{
+	char cmd[PATH_MAX + 16];
+	snprintf(fixture_root, sizeof fixture_root, "%s/smtcpu-unit-%s-%d",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", name, (int)getpid());
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fixture_root);
+	if (system(cmd) != 0)
+		abort();
+	return fixture_root;
+}
+
+static inline void fixture_remove(void)
+{
+	char cmd[PATH_MAX + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fixture_root);
+	if (system(cmd) != 0)
+		abort();
+}
+
+/* Writes text to root/path, making directories; in place if it exists (the
+ * PMDA keeps files open, as the kernel's files are rewritten in place). */
+static inline void fixture_write(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline void fixture_write(const char *path, const char *fmt, ...)
+{
+	char full[PATH_MAX];
+	va_list ap;
+	FILE *f;
+
+	snprintf(full, sizeof full, "%s%s", fixture_root, path);
+	for (char *p = full + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(full, 0755) < 0 && errno != EEXIST)
+				abort();
+			*p = '/';
+		}
+	if ((f = fopen(full, "w")) == NULL)
+		abort();
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+static inline void fixture_unlink(const char *path)
+{
+	char full[PATH_MAX];
+	snprintf(full, sizeof full, "%s%s", fixture_root, path);
+	unlink(full);
+}
+
+#endif
