@@ -419,8 +419,9 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 		pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
 	sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
+	/* Say once why sources have no values (config errors are logged already). */
 	for (int src = 0; src < SRC_COUNT && !dso_mode; src++)
-		if (strcmp(sampler.status[src], "ok") != 0)
+		if (src != SRC_CONFIG && strcmp(sampler.status[src], "ok") != 0)
 			pmNotifyErr(LOG_INFO, "%s: %s", smt_source_names[src], sampler.status[src]);
 	refresh_instances();
 	sample_now();
