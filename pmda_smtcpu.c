@@ -99,7 +99,7 @@ static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
 static int dso_mode;
 static double last_pass;	/* monotonic seconds of the last pass */
 static char config_path[MAXPATHLEN];
-static char model_text[3][SMT_MAX_THREADS * 12];	/* scratch for smt.model strings */
+static char model_text[2][SMT_MAX_THREADS * 12];	/* scratch for smt.model strings */
 
 static pmInDom indom(int serial)
 {

@@ -220,6 +220,11 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 		return;		/* no time passed for this core */
 	smt_estimate_core(cv->table, b, n, &e);
 
+	/* A core's estimate is the sum of its threads' (each over its own
+	 * window); its bounds and capacity are the core's own, over the mean. */
+	double core_ms = mean_window * s->ms_per_tick, est = 0;
+	double lo = e.core_lo * core_ms, hi = e.core_hi * core_ms, cap = e.capacity * core_ms;
+
 	for (int i = 0; i < n; i++) {
 		struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
 		double ms = window[i] * s->ms_per_tick;
@@ -228,26 +233,19 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 		v->upper += e.hi[i] * ms;
 		v->busy += busy[i] * s->ms_per_tick;
 		v->basis = BASIS_MODEL;
+		est += e.est[i] * ms;
 	}
-	{
-		double ms = mean_window * s->ms_per_tick, est = 0, lo, hi, cap;
-		for (int i = 0; i < n; i++)
-			est += e.est[i] * window[i] * s->ms_per_tick;
-		lo = e.core_lo * ms;
-		hi = e.core_hi * ms;
-		cap = e.capacity * ms;
-		cv->throughput += est;
-		cv->lower += lo;
-		cv->upper += hi;
-		cv->capacity += cap;
-		cv->level = level;
-		cv->have_level = true;
-		cv->counted = true;
-		s->all.throughput += est;
-		s->all.lower += lo;
-		s->all.upper += hi;
-		s->all.capacity += cap;
-	}
+	cv->throughput += est;
+	cv->lower += lo;
+	cv->upper += hi;
+	cv->capacity += cap;
+	cv->level = level;
+	cv->have_level = true;
+	cv->counted = true;
+	s->all.throughput += est;
+	s->all.lower += lo;
+	s->all.upper += hi;
+	s->all.capacity += cap;
 }
 
 static double now_seconds(void)
