@@ -36,6 +36,9 @@ enum {
 	CLUSTER_ALL,		/* smt.all.* */
 	CLUSTER_MODEL,		/* smt.model.* */
 	CLUSTER_AGENT,		/* smtcpu.* */
+	CLUSTER_PURR_CPU,	/* kernel.percpu.cpu.*purr, purr.percpu.* */
+	CLUSTER_PURR_ALL,	/* purr.all.*, purr.timebase, purr.nominal_clock */
+	CLUSTER_LPAR,		/* lpar.* */
 };
 
 static pmdaIndom indomtab[NUM_INDOMS] = {
@@ -46,6 +49,8 @@ static pmdaIndom indomtab[NUM_INDOMS] = {
 };
 
 #define MS_UNITS	PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
+#define US_UNITS	PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_USEC, 0)
+#define HZ_UNITS	PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE)
 #define NO_UNITS	PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
 #define COUNT_UNITS	PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
 #define METRIC(cluster, item, type, indom, sem, units) \
@@ -68,6 +73,9 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_CORE, 6, PM_TYPE_STRING, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
 	METRIC(CLUSTER_CORE, 7, PM_TYPE_STRING, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
 	METRIC(CLUSTER_CORE, 8, PM_TYPE_U32, CORE_INDOM, PM_SEM_DISCRETE, NO_UNITS),
+	/* smt.core.{model_error,model_cpu} */
+	METRIC(CLUSTER_CORE, 9, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORE, 10, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	/* smt.all.{throughput_cpu,_lower,_upper,capacity,ncores,ncpus,threads_per_core,model} */
 	METRIC(CLUSTER_ALL, 0, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_ALL, 1, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
@@ -92,6 +100,41 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_AGENT, 4, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_AGENT, 5, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
 	METRIC(CLUSTER_AGENT, 6, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	/* kernel.percpu.cpu.{purr,spurr,idle_purr,idle_spurr}, purr.percpu.{user,sys,wait,idle} */
+	METRIC(CLUSTER_PURR_CPU, 0, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_CPU, 1, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_CPU, 2, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_CPU, 3, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_CPU, 4, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_CPU, 5, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_CPU, 6, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_CPU, 7, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
+	/* purr.all.{purr,spurr,idle_purr,idle_spurr,user,sys,wait,idle}, purr.timebase,
+	 * purr.nominal_clock */
+	METRIC(CLUSTER_PURR_ALL, 0, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_ALL, 1, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_ALL, 2, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_ALL, 3, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_ALL, 4, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_ALL, 5, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_ALL, 6, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_ALL, 7, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_PURR_ALL, 8, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_DISCRETE, HZ_UNITS),
+	METRIC(CLUSTER_PURR_ALL, 9, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	/* lpar.{entitled_capacity,capped,shared,donating,virtual_processors},
+	 * lpar.pool.{id,capacity,cores,idle_time}, lpar.{purr,tbr,version} */
+	METRIC(CLUSTER_LPAR, 0, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_LPAR, 1, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	METRIC(CLUSTER_LPAR, 2, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	METRIC(CLUSTER_LPAR, 3, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	METRIC(CLUSTER_LPAR, 4, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
+	METRIC(CLUSTER_LPAR, 5, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	METRIC(CLUSTER_LPAR, 6, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_LPAR, 7, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
+	METRIC(CLUSTER_LPAR, 8, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_LPAR, 9, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_LPAR, 10, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
+	METRIC(CLUSTER_LPAR, 11, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
 };
 
 static struct sampler sampler;
@@ -235,8 +278,19 @@ static int fetch_core(unsigned int item, const struct topo_core *c, pmAtomValue 
 			return PMDA_FETCH_NOVALUES;
 		atom->cp = (char *)v->table->name;
 		break;
-	case 7: atom->cp = (char *)basis_name(first->basis); break;
+	case 7: atom->cp = (char *)basis_name(v->counted ? (v->purr_basis ? BASIS_PURR : BASIS_MODEL)
+						      : first->basis); break;
 	case 8: atom->ul = (uint32_t)c->socket; break;
+	case 9:
+		if (!v->have_error)
+			return PMDA_FETCH_NOVALUES;	/* no PURR to compare with */
+		atom->d = v->model_error;
+		break;
+	case 10:
+		if (!v->counted)
+			return PMDA_FETCH_NOVALUES;
+		atom->d = v->model_cpu;
+		break;
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;
@@ -303,6 +357,95 @@ static int fetch_agent(unsigned int item, void *priv, pmAtomValue *atom)
 	return PMDA_FETCH_STATIC;
 }
 
+/* Timebase ticks to microseconds, exactly for any 64-bit count. */
+static uint64_t ticks_to_us(uint64_t ticks)
+{
+	uint64_t tb = sampler.cpuinfo.timebase;
+	return ticks / tb * 1000000 + ticks % tb * 1000000 / tb;
+}
+
+static int fetch_purr_cpu(unsigned int item, const struct smt_cpu_values *v, pmAtomValue *atom)
+{
+	if (sampler.cpuinfo.timebase == 0)
+		return PMDA_FETCH_NOVALUES;
+	if (item < PURR_NCOUNTERS) {
+		if (!v->purr_have[item])
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = ticks_to_us(v->purr[item]);
+	} else if (item < PURR_NCOUNTERS + PMODE_COUNT) {
+		if (!v->purr_have[PURR])	/* from 0 at the first reading */
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = (uint64_t)(v->purr_mode[item - PURR_NCOUNTERS] * 1e6 /
+				       (double)sampler.cpuinfo.timebase);
+	} else {
+		return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
+static int fetch_purr_all(unsigned int item, pmAtomValue *atom)
+{
+	uint64_t tb = sampler.cpuinfo.timebase;
+
+	if (item == 8 || item == 9) {
+		if ((item == 8 ? (double)tb : sampler.cpuinfo.clock_mhz) == 0)
+			return PMDA_FETCH_NOVALUES;
+		if (item == 8)
+			atom->ull = tb;
+		else
+			atom->d = sampler.cpuinfo.clock_mhz;
+		return PMDA_FETCH_STATIC;
+	}
+	if (tb == 0)
+		return PMDA_FETCH_NOVALUES;
+	if (item < PURR_NCOUNTERS) {
+		if (!sampler.have_all_purr[item])
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = ticks_to_us(sampler.all_purr[item]);
+	} else if (item < PURR_NCOUNTERS + PMODE_COUNT) {
+		if (!sampler.have_all_purr[PURR])
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = (uint64_t)(sampler.all_purr_mode[item - PURR_NCOUNTERS] * 1e6 / (double)tb);
+	} else {
+		return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
+static int fetch_lpar(unsigned int item, pmAtomValue *atom)
+{
+	static const enum lpar_key key[] = {
+		LPAR_ENTITLED, LPAR_CAPPED, LPAR_SHARED, LPAR_DONATING, LPAR_VPROCS,
+		LPAR_POOL, LPAR_POOL_CAPACITY, LPAR_POOL_CORES,
+	};
+	const struct lparcfg *l = &sampler.lparcfg;
+
+	if (l->fd < 0 || l->version[0] == '\0')
+		return PMDA_FETCH_NOVALUES;
+	if (item < sizeof key / sizeof key[0]) {
+		int64_t v = l->value[key[item]];
+		if (!l->have[key[item]])
+			return PMDA_FETCH_NOVALUES;
+		if (key[item] == LPAR_ENTITLED || key[item] == LPAR_POOL_CAPACITY)
+			atom->d = (double)v / 100;	/* hundredths of a core */
+		else
+			atom->ul = (uint32_t)v;
+		return PMDA_FETCH_STATIC;
+	}
+	if (item >= 8 && item <= 10) {
+		int c = (int)item - 8;	/* LPAR_C_POOL_IDLE, LPAR_C_PURR, LPAR_C_TBR */
+		if (!sampler.lpar.have[c] || sampler.cpuinfo.timebase == 0)
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = ticks_to_us(sampler.lpar.total[c]);
+		return PMDA_FETCH_STATIC;
+	}
+	if (item == 11) {
+		atom->cp = (char *)l->version;
+		return PMDA_FETCH_STATIC;
+	}
+	return PM_ERR_PMID;
+}
+
 static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 {
 	unsigned int cluster = pmID_cluster(mdesc->m_desc.pmid);
@@ -318,6 +461,9 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 	case CLUSTER_ALL: return fetch_all(item, atom);
 	case CLUSTER_MODEL: return fetch_model(item, priv, atom);
 	case CLUSTER_AGENT: return fetch_agent(item, priv, atom);
+	case CLUSTER_PURR_CPU: return fetch_purr_cpu(item, priv, atom);
+	case CLUSTER_PURR_ALL: return fetch_purr_all(item, atom);
+	case CLUSTER_LPAR: return fetch_lpar(item, atom);
 	}
 	return PM_ERR_PMID;
 }

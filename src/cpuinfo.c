@@ -34,6 +34,15 @@ static void copy(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src);
 }
 
+/* A KVM guest's device tree has a hypervisor node compatible with "linux,kvm". */
+static bool kvm_device_tree(void)
+{
+	char text[64];
+
+	return sr_read_small(text, sizeof text, "/proc/device-tree/hypervisor/compatible") > 0 &&
+	       strncmp(text, "linux,kvm", 9) == 0;
+}
+
 int cpuinfo_read(struct cpuinfo *info)
 {
 	char line[4096], *key, *value;
@@ -59,6 +68,8 @@ int cpuinfo_read(struct cpuinfo *info)
 			}
 		} else if (strcmp(key, "timebase") == 0) {
 			info->timebase = strtoull(value, NULL, 10);
+		} else if (strcmp(key, "clock") == 0 && info->clock_mhz == 0) {
+			info->clock_mhz = strtod(value, NULL);
 		} else if (strcmp(key, "platform") == 0) {
 			copy(info->platform, sizeof info->platform, value);
 		} else if (strcmp(key, "machine") == 0) {
@@ -78,5 +89,8 @@ int cpuinfo_read(struct cpuinfo *info)
 		}
 	}
 	fclose(f);
+	if (info->arch == CPU_ARCH_POWER)
+		info->kvm_guest = strstr(info->machine, "emulated by qemu") != NULL ||
+				  kvm_device_tree();
 	return 0;
 }

@@ -17,6 +17,8 @@ struct cpuinfo {
 	char platform[32];	/* POWER "platform": "pSeries", "PowerNV", ... */
 	char machine[64];	/* POWER "machine": "CHRP IBM,9009-42A", ... */
 	uint64_t timebase;	/* POWER timebase frequency in Hz, 0 if absent */
+	double clock_mhz;	/* POWER nominal clock ("clock : 3550.000000MHz"), 0 if absent */
+	bool kvm_guest;		/* POWER guest of KVM (qemu machine, or device tree says so) */
 	char vendor[16];	/* x86 vendor_id */
 	int family, model;	/* x86 "cpu family" and "model" */
 	bool hypervisor;	/* x86 "hypervisor" flag */

@@ -10,10 +10,11 @@
 
 #include "log.h"
 #include "modelchoice.h"
+#include "sampler_power.h"
 #include "sysroot.h"
 
 const char *const smt_source_names[SRC_COUNT] = {
-	"cpustat", "purr", "amd_df", "amd_l3", "config"
+	"cpustat", "purr", "amd_df", "amd_l3", "config", "lparcfg"
 };
 
 static void set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
@@ -41,12 +42,6 @@ const struct smt_table *sampler_table_for(const struct sampler *s, int nthreads)
 /* What the hardware sources say before they are sampled by their own layers. */
 static void probe_sources(struct sampler *s)
 {
-	if (sr_exists("/sys/devices/system/cpu/cpu0/purr"))
-		set_status(s, SRC_PURR, "PURR files present but not read by this version; "
-			   "smt.* values come from the model");
-	else
-		set_status(s, SRC_PURR, "no PURR: /sys/devices/system/cpu/cpu0/purr is absent "
-			   "(only IBM POWER has it)");
 	for (int src = SRC_AMD_DF; src <= SRC_AMD_L3; src++) {
 		const char *pmu = src == SRC_AMD_DF ? "amd_df" : "amd_l3";
 		if (sr_exists("/sys/bus/event_source/devices/%s", pmu))
@@ -134,6 +129,8 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 	note_membership(s);
 	assign_tables(s);
 	probe_sources(s);
+	if ((sts = power_init(s)) < 0)
+		return sts;
 
 	if ((sts = cpustat_open(&s->stat, s->topo.ncpus)) < 0) {
 		set_status(s, SRC_CPUSTAT, "cannot open /proc/stat: %s", strerror(-sts));
@@ -146,6 +143,7 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 void sampler_free(struct sampler *s)
 {
 	cpustat_close(&s->stat);
+	power_free(s);
 	topology_free(&s->topo);
 	free(s->cpu);
 	free(s->core);
@@ -158,83 +156,166 @@ static void rebase_core(struct sampler *s, const struct topo_core *c)
 {
 	for (int j = 0; j < c->nthreads; j++) {
 		int cpu = c->cpus[j];
+		struct smt_cpu_values *v = &s->cpu[cpu];
+
 		if (s->stat.seen[cpu]) {
-			s->cpu[cpu].prev = s->stat.now[cpu];
-			s->cpu[cpu].have_prev = true;
+			v->prev = s->stat.now[cpu];
+			v->have_prev = true;
 		}
+		memcpy(v->win_purr, v->purr, sizeof v->win_purr);
+		v->win_purr_ok = v->purr_have[PURR];
 	}
 }
 
+/* How much PURR a core's window can use: 0 none, 1 purr, 2 purr and
+ * idle_purr, for every thread. */
+static int core_purr_files(const struct sampler *s, const struct topo_core *c)
+{
+	int files = 2;
+
+	for (int i = 0; i < c->nthreads && files; i++) {
+		const struct purr_cpu *pc = &s->purr.cpu[c->cpus[i]];
+		if (pc->fd[PURR] < 0)
+			files = 0;
+		else if (pc->fd[IDLE_PURR] < 0)
+			files = 1;
+	}
+	return files;
+}
+
+struct thread_window {
+	double busy, window;		/* /proc/stat ticks */
+	double mode[PMODE_COUNT];	/* /proc/stat ticks by PURR mode */
+	double purr, idle_purr;		/* timebase ticks; idle_purr < 0 if unknown */
+};
+
 /*
  * Deltas for every online thread of a core, or 0 when the window cannot be
- * used.  The model needs one window for all threads of a core, so:
- *  - a thread without a reading this pass (malformed line): the window is held
- *    over, baselines stay, and the next pass covers both periods;
+ * used.  The model needs one window for all threads of a core, and PURR is
+ * shared out over the same window as /proc/stat, so:
+ *  - a thread without a reading this pass (malformed line or PURR file):
+ *    the window is held over, baselines stay, and the next pass covers both;
  *  - a thread new to the core, or a counter gone backwards: every baseline of
  *    the core starts again from now, and this one window is not counted.
  */
-static int core_window(struct sampler *s, const struct topo_core *c,
-		       double *busy, double *window)
+static int core_window(struct sampler *s, const struct topo_core *c, int purr_files,
+		       struct thread_window *w)
 {
 	for (int i = 0; i < c->nthreads; i++) {
 		int cpu = c->cpus[i];
 		const struct smt_cpu_values *v = &s->cpu[cpu];
 		const struct cpustat_times *now = &s->stat.now[cpu];
+		const struct purr_cpu *pc = &s->purr.cpu[cpu];
+		const uint64_t *f, *p;
 
-		if (!s->stat.seen[cpu])
+		if (!s->stat.seen[cpu] || (purr_files >= 1 && !pc->seen[PURR]) ||
+		    (purr_files == 2 && !pc->seen[IDLE_PURR]))
 			return 0;
-		if (!v->have_prev) {
+		if (!v->have_prev || (purr_files && !v->win_purr_ok)) {
 			rebase_core(s, c);
 			return 0;
 		}
-		for (int f = 0; f < CS_NFIELDS; f++)
-			if (now->field[f] < v->prev.field[f]) {
+		for (int k = 0; k < CS_NFIELDS; k++)
+			if (now->field[k] < v->prev.field[k]) {
 				smt_log_once(SMT_LOG_WARNING, "cpu%d: /proc/stat times went backwards; "
 					     "counting starts again from the new values", cpu);
 				rebase_core(s, c);
 				return 0;
 			}
-		busy[i] = (double)(cpustat_busy(now) - cpustat_busy(&v->prev));
-		window[i] = (double)(cpustat_window(now) - cpustat_window(&v->prev));
+		w[i].busy = (double)(cpustat_busy(now) - cpustat_busy(&v->prev));
+		w[i].window = (double)(cpustat_window(now) - cpustat_window(&v->prev));
+		f = now->field;
+		p = v->prev.field;
+		w[i].mode[PMODE_USER] = (double)(f[CS_USER] + f[CS_NICE] - p[CS_USER] - p[CS_NICE]);
+		w[i].mode[PMODE_SYS] = (double)(f[CS_SYSTEM] + f[CS_IRQ] + f[CS_SOFTIRQ] -
+						p[CS_SYSTEM] - p[CS_IRQ] - p[CS_SOFTIRQ]);
+		w[i].mode[PMODE_WAIT] = (double)(f[CS_IOWAIT] - p[CS_IOWAIT]);
+		w[i].mode[PMODE_IDLE] = (double)(f[CS_IDLE] - p[CS_IDLE]);
+		w[i].purr = (double)(v->purr[PURR] - v->win_purr[PURR]);
+		w[i].idle_purr = purr_files == 2 ?
+			(double)(v->purr[IDLE_PURR] - v->win_purr[IDLE_PURR]) : -1;
 	}
 	rebase_core(s, c);
 	return 1;
 }
 
+/* Shares each thread's PURR over the window out by mode. */
+static void split_purr(struct sampler *s, const struct topo_core *c, const struct thread_window *w)
+{
+	double out[PMODE_COUNT];
+
+	for (int i = 0; i < c->nthreads; i++) {
+		struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
+
+		purr_split(w[i].purr, w[i].idle_purr, w[i].mode, out);
+		for (int m = 0; m < PMODE_COUNT; m++) {
+			v->purr_mode[m] += out[m];
+			s->all_purr_mode[m] += out[m];
+		}
+	}
+}
+
 static void sample_core(struct sampler *s, const struct topo_core *c)
 {
-	double busy[SMT_MAX_THREADS], window[SMT_MAX_THREADS], b[SMT_MAX_THREADS];
+	struct thread_window w[SMT_MAX_THREADS];
+	double b[SMT_MAX_THREADS];
 	struct smt_core_values *cv = &s->core[c->first_cpu];
 	struct smt_core_estimate e;
 	double mean_window = 0, level = 0;
-	int n = c->nthreads;
+	int n = c->nthreads, purr_files = core_purr_files(s, c);
+	int use_purr = purr_files == 2 && power_core_uses_purr(s, c);
 
-	if (!core_window(s, c, busy, window))
+	if (!core_window(s, c, purr_files, w))
 		return;
 	for (int i = 0; i < n; i++) {
-		b[i] = window[i] > 0 ? busy[i] / window[i] : 0;
-		mean_window += window[i] / n;
+		b[i] = w[i].window > 0 ? w[i].busy / w[i].window : 0;
+		mean_window += w[i].window / n;
 		level += b[i] > 1 ? 1 : b[i];
 	}
 	if (mean_window <= 0)
 		return;		/* no time passed for this core */
+	if (purr_files)
+		split_purr(s, c, w);
 	smt_estimate_core(cv->table, b, n, &e);
 
 	/* A core's estimate is the sum of its threads' (each over its own
-	 * window); its bounds and capacity are the core's own, over the mean. */
-	double core_ms = mean_window * s->ms_per_tick, est = 0;
+	 * window); its bounds and capacity are the core's own, over the mean.
+	 * PURR measures: its busy share is the value, and the bounds close on
+	 * it. */
+	double core_ms = mean_window * s->ms_per_tick, est = 0, model = 0;
 	double lo = e.core_lo * core_ms, hi = e.core_hi * core_ms, cap = e.capacity * core_ms;
+	double tb_ms = power_ms_per_tick(s);
 
 	for (int i = 0; i < n; i++) {
 		struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
-		double ms = window[i] * s->ms_per_tick;
-		v->throughput += e.est[i] * ms;
-		v->lower += e.lo[i] * ms;
-		v->upper += e.hi[i] * ms;
-		v->busy += busy[i] * s->ms_per_tick;
-		v->basis = BASIS_MODEL;
-		est += e.est[i] * ms;
+		double ms = w[i].window * s->ms_per_tick, m = e.est[i] * ms;
+
+		model += m;
+		v->busy += w[i].busy * s->ms_per_tick;
+		if (use_purr) {
+			double idle = w[i].idle_purr < w[i].purr ? w[i].idle_purr : w[i].purr;
+			double measured = (w[i].purr - idle) * tb_ms;
+			v->throughput += measured;
+			v->lower += measured;
+			v->upper += measured;
+			v->basis = BASIS_PURR;
+			est += measured;
+		} else {
+			v->throughput += m;
+			v->lower += e.lo[i] * ms;
+			v->upper += e.hi[i] * ms;
+			v->basis = BASIS_MODEL;
+			est += m;
+		}
 	}
+	if (use_purr) {
+		lo = hi = est;
+		cap = core_ms;	/* PURR shares out the whole core */
+		cv->model_error = (model - est) / core_ms;
+	}
+	cv->have_error = use_purr;
+	cv->purr_basis = use_purr;
+	cv->model_cpu += model;
 	cv->throughput += est;
 	cv->lower += lo;
 	cv->upper += hi;
@@ -263,7 +344,9 @@ int sampler_pass(struct sampler *s)
 	if (changed) {
 		restart_changed_cores(s);
 		assign_tables(s);
+		power_sync(s);
 	}
+	power_read(s);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
 		set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: %s", strerror(-sts));
 	} else {

@@ -16,10 +16,14 @@
 #include "config.h"
 #include "cpuinfo.h"
 #include "cpustat.h"
+#include "lparcfg.h"
+#include "purr.h"
 #include "smtmodel.h"
 #include "topology.h"
 
-enum smt_source { SRC_CPUSTAT, SRC_PURR, SRC_AMD_DF, SRC_AMD_L3, SRC_CONFIG, SRC_COUNT };
+enum smt_source {
+	SRC_CPUSTAT, SRC_PURR, SRC_AMD_DF, SRC_AMD_L3, SRC_CONFIG, SRC_LPARCFG, SRC_COUNT
+};
 
 /* Where a CPU's calibrated value comes from. */
 enum smt_basis { BASIS_NONE, BASIS_MODEL, BASIS_PURR };
@@ -30,6 +34,16 @@ struct smt_cpu_values {
 	enum smt_basis basis;
 	bool have_prev;
 	struct cpustat_times prev;
+
+	/* PURR counters: the first reading, then only increments, so a counter
+	 * reset while the CPU was offline never makes these go backwards. */
+	uint64_t purr[PURR_NCOUNTERS];		/* ticks, cumulative */
+	uint64_t purr_last[PURR_NCOUNTERS];	/* the last reading */
+	bool purr_have[PURR_NCOUNTERS];		/* purr[] has a value */
+	bool purr_live[PURR_NCOUNTERS];		/* purr_last is a baseline */
+	uint64_t win_purr[PURR_NCOUNTERS];	/* purr[] where the core's window began */
+	bool win_purr_ok;
+	double purr_mode[PMODE_COUNT];		/* PURR ticks by mode, cumulative */
 };
 
 struct smt_core_values {
@@ -40,10 +54,23 @@ struct smt_core_values {
 	int nthreads;				/* threads at the last pass */
 	bool counted;				/* at least one window counted */
 	bool have_level;			/* level is from the current make-up */
+	double model_cpu;			/* the model's estimate, ms, cumulative */
+	double model_error;			/* model - PURR, cores, last window */
+	bool have_error;
+	bool purr_basis;			/* this core's values come from PURR */
 };
 
 struct smt_totals {
 	double throughput, lower, upper, capacity;	/* ms, cumulative */
+};
+
+/* Partition counters from lparcfg, as the PURR counters: increments only. */
+enum lpar_counter { LPAR_C_POOL_IDLE, LPAR_C_PURR, LPAR_C_TBR, LPAR_NCOUNTERS };
+
+struct lpar_values {
+	uint64_t total[LPAR_NCOUNTERS];		/* ticks, cumulative */
+	uint64_t last[LPAR_NCOUNTERS];
+	bool have[LPAR_NCOUNTERS];
 };
 
 struct sampler {
@@ -55,6 +82,13 @@ struct sampler {
 	struct smt_core_values *core;	/* [topo.ncpus], by the core's first CPU */
 	int *last_core;			/* [topo.ncpus] first CPU of each CPU's core, last pass */
 	struct smt_totals all;
+	struct purr purr;
+	bool purr_basis;		/* PURR is trustworthy here: busy = purr - idle_purr */
+	uint64_t all_purr[PURR_NCOUNTERS];	/* ticks, sums of every CPU's increments */
+	double all_purr_mode[PMODE_COUNT];
+	bool have_all_purr[PURR_NCOUNTERS];
+	struct lparcfg lparcfg;
+	struct lpar_values lpar;
 	char status[SRC_COUNT][256];	/* "ok", or why there are no values */
 	double ms_per_tick;
 	uint64_t passes;

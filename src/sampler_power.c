@@ -1,0 +1,216 @@
+#include "sampler_power.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+
+static void status(struct sampler *s, enum smt_source src, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void status(struct sampler *s, enum smt_source src, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->status[src], sizeof s->status[src], fmt, ap);
+	va_end(ap);
+}
+
+double power_ms_per_tick(const struct sampler *s)
+{
+	return s->cpuinfo.timebase ? 1000.0 / (double)s->cpuinfo.timebase : 0;
+}
+
+/* Decides whether PURR can stand in for the model, and says why not. */
+static void purr_status(struct sampler *s)
+{
+	const struct purr *p = &s->purr;
+	int err = p->open_error[PURR];
+
+	s->purr_basis = false;
+	if (p->nopen[PURR] == 0) {
+		if (err == 0 || err == ENOENT)
+			status(s, SRC_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
+			       "(only IBM POWER has it)");
+		else if (err == EACCES || err == EPERM)
+			status(s, SRC_PURR, "cannot read cpu%d/purr: %s (PURR files are root only: "
+			       "run the PMDA as root); smt.* values come from the model",
+			       p->open_error_cpu[PURR], strerror(err));
+		else
+			status(s, SRC_PURR, "cannot read cpu%d/purr: %s; smt.* values come from "
+			       "the model", p->open_error_cpu[PURR], strerror(err));
+		return;
+	}
+	if (s->cpuinfo.timebase == 0) {
+		status(s, SRC_PURR, "no timebase line in /proc/cpuinfo: PURR ticks cannot be "
+		       "turned into time; smt.* values come from the model");
+		return;
+	}
+	if (s->cpuinfo.kvm_guest && s->cpuinfo.power_generation >= 9) {
+		status(s, SRC_PURR, "KVM guest on POWER%d: PURR counts the whole timebase for a "
+		       "busy vCPU, not its share of a core; PURR counters are exported as read, "
+		       "smt.* values come from the model", s->cpuinfo.power_generation);
+		return;
+	}
+	if (p->nopen[IDLE_PURR] == 0) {
+		status(s, SRC_PURR, "no idle_purr (a PowerNV host, or a kernel before 5.8): busy "
+		       "PURR is unknown; smt.* values come from the model, and PURR is shared out "
+		       "by mode in proportion to /proc/stat");
+		return;
+	}
+	s->purr_basis = true;
+	if (p->nopen[PURR] < p->nonline || p->nopen[IDLE_PURR] < p->nonline)
+		status(s, SRC_PURR, "PURR readable on %d of %d online CPUs (cpu%d: %s); cores "
+		       "with an unreadable thread use the model",
+		       p->nopen[IDLE_PURR] < p->nopen[PURR] ? p->nopen[IDLE_PURR] : p->nopen[PURR],
+		       p->nonline, p->open_error_cpu[p->open_error[PURR] ? PURR : IDLE_PURR],
+		       strerror(p->open_error[PURR] ? p->open_error[PURR] : p->open_error[IDLE_PURR]));
+	else
+		status(s, SRC_PURR, "ok");
+}
+
+int power_init(struct sampler *s)
+{
+	int sts;
+
+	if ((sts = purr_init(&s->purr, s->topo.ncpus)) < 0)
+		return sts;
+	power_sync(s);
+	sts = lparcfg_open(&s->lparcfg);
+	if (sts == -ENOMEM)
+		return sts;
+	if (sts == -ENOENT)
+		status(s, SRC_LPARCFG, "no /proc/powerpc/lparcfg (not a pSeries LPAR)");
+	else if (sts < 0)
+		status(s, SRC_LPARCFG, "cannot open /proc/powerpc/lparcfg: %s", strerror(-sts));
+	return 0;
+}
+
+void power_free(struct sampler *s)
+{
+	purr_free(&s->purr);
+	lparcfg_close(&s->lparcfg);
+}
+
+void power_sync(struct sampler *s)
+{
+	purr_sync(&s->purr, s->topo.online);
+	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
+		if (!s->topo.online[cpu])
+			for (int k = 0; k < PURR_NCOUNTERS; k++)
+				s->cpu[cpu].purr_live[k] = false;
+	purr_status(s);
+}
+
+/*
+ * Adds v - *last to *total.  The first reading starts the total; one below
+ * the last (a CPU back from offline, a reset) starts a new baseline and
+ * adds nothing, so there is no negative rate and no spike.
+ */
+static bool accumulate(uint64_t v, uint64_t *total, uint64_t *last, bool *have, bool *live)
+{
+	bool back = false;
+
+	if (!*have) {
+		*total = v;
+		*have = true;
+	} else if (*live && v >= *last) {
+		*total += v - *last;
+	} else {
+		back = *live;
+	}
+	*last = v;
+	*live = true;
+	return back;
+}
+
+static void read_purr(struct sampler *s)
+{
+	purr_read(&s->purr);
+	for (int cpu = 0; cpu < s->topo.ncpus; cpu++) {
+		const struct purr_cpu *pc = &s->purr.cpu[cpu];
+		struct smt_cpu_values *v = &s->cpu[cpu];
+
+		for (int k = 0; k < PURR_NCOUNTERS; k++) {
+			uint64_t before = v->purr[k];
+			bool had = v->purr_have[k];
+
+			if (!pc->seen[k])
+				continue;
+			if (accumulate(pc->now[k], &v->purr[k], &v->purr_last[k],
+				       &v->purr_have[k], &v->purr_live[k]))
+				smt_log_once(SMT_LOG_INFO, "cpu%d/%s went backwards; counting on "
+					     "from the new value", cpu, purr_file_names[k]);
+			if (had)
+				s->all_purr[k] += v->purr[k] - before;
+			s->have_all_purr[k] = true;
+		}
+	}
+}
+
+static const enum lpar_key lpar_counter_key[LPAR_NCOUNTERS] = {
+	LPAR_POOL_IDLE, LPAR_PURR, LPAR_TBR
+};
+
+static void read_lparcfg(struct sampler *s)
+{
+	struct lparcfg *l = &s->lparcfg;
+	int n;
+
+	if (l->fd < 0)
+		return;
+	if ((n = lparcfg_read(l)) < 0) {
+		status(s, SRC_LPARCFG, "cannot read lparcfg: %s", strerror(-n));
+		return;
+	}
+	for (int c = 0; c < LPAR_NCOUNTERS; c++) {
+		enum lpar_key k = lpar_counter_key[c];
+		bool live = s->lpar.have[c];
+
+		if (l->have[k] && l->value[k] >= 0 &&
+		    accumulate((uint64_t)l->value[k], &s->lpar.total[c], &s->lpar.last[c],
+			       &s->lpar.have[c], &live))
+			smt_log_once(SMT_LOG_INFO, "lparcfg %s went backwards; counting on from "
+				     "the new value", lparcfg_key_names[k]);
+	}
+	/* Keys every pSeries LPAR has; the rest depend on the partition. */
+	static const enum lpar_key always[] = {
+		LPAR_ENTITLED, LPAR_CAPPED, LPAR_SHARED, LPAR_VPROCS
+	};
+	char missing[160] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < sizeof always / sizeof always[0]; i++)
+		if (!l->have[always[i]] && used < sizeof missing)
+			used += (size_t)snprintf(missing + used, sizeof missing - used, "%s%s",
+						 used ? ", " : "", lparcfg_key_names[always[i]]);
+	if (n == 0)
+		status(s, SRC_LPARCFG, "lparcfg %s has none of the keys smtcpu reads",
+		       l->version);
+	else if (used)
+		status(s, SRC_LPARCFG, "lparcfg %s lacks %s: those metrics have no values",
+		       l->version, missing);
+	else
+		status(s, SRC_LPARCFG, "ok");
+}
+
+void power_read(struct sampler *s)
+{
+	if (s->purr.nopen[PURR] > 0)
+		read_purr(s);
+	read_lparcfg(s);
+}
+
+int power_core_uses_purr(const struct sampler *s, const struct topo_core *c)
+{
+	if (!s->purr_basis)
+		return 0;
+	for (int i = 0; i < c->nthreads; i++) {
+		const struct purr_cpu *pc = &s->purr.cpu[c->cpus[i]];
+		if (pc->fd[PURR] < 0 || pc->fd[IDLE_PURR] < 0)
+			return 0;
+	}
+	return 1;
+}
