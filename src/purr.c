@@ -64,8 +64,10 @@ void purr_sync(struct purr *p, const unsigned char *online)
 			if (*fd >= 0) {
 				p->nopen[k]++;
 			} else {
-				p->open_error[k] = -*fd;
-				p->open_error_cpu[k] = cpu;
+				if (p->open_error[k] == 0) {	/* report the first */
+					p->open_error[k] = -*fd;
+					p->open_error_cpu[k] = cpu;
+				}
 				*fd = -1;
 			}
 		}

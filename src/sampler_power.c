@@ -61,14 +61,15 @@ static void purr_status(struct sampler *s)
 		return;
 	}
 	s->purr_basis = true;
-	if (p->nopen[PURR] < p->nonline || p->nopen[IDLE_PURR] < p->nonline)
-		status(s, SRC_PURR, "PURR readable on %d of %d online CPUs (cpu%d: %s); cores "
-		       "with an unreadable thread use the model",
-		       p->nopen[IDLE_PURR] < p->nopen[PURR] ? p->nopen[IDLE_PURR] : p->nopen[PURR],
-		       p->nonline, p->open_error_cpu[p->open_error[PURR] ? PURR : IDLE_PURR],
-		       strerror(p->open_error[PURR] ? p->open_error[PURR] : p->open_error[IDLE_PURR]));
-	else
-		status(s, SRC_PURR, "ok");
+	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
+		if (p->nopen[k] < p->nonline) {
+			status(s, SRC_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: %s); "
+			       "cores with such a thread use the model", purr_file_names[k],
+			       p->nonline - p->nopen[k], p->nonline, p->open_error_cpu[k],
+			       strerror(p->open_error[k] ? p->open_error[k] : ENOENT));
+			return;
+		}
+	status(s, SRC_PURR, "ok");
 }
 
 int power_init(struct sampler *s)
