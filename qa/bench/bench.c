@@ -115,13 +115,15 @@ static void prime(int domain, const char *root)
 			  .valfmt = PM_VAL_INSITU };
 	pmResult *store = calloc(1, sizeof *store);
 	int ncpus = atoi(getenv("BENCH_NCPUS"));
+	/* ahead of any earlier run on this tree: each run passes a larger base */
+	int base = getenv("BENCH_ROUND") ? atoi(getenv("BENCH_ROUND")) : 1000000;
 
 	vs.vlist[0].inst = PM_IN_NULL;
 	vs.vlist[0].value.lval = 1;
 	store->numpmid = 1;
 	store->vset[0] = &vs;
 	for (int round = 1; round <= 2; round++) {
-		move_stat(root, ncpus, 1000000 + round);	/* ahead of any earlier run */
+		move_stat(root, ncpus, base + round);
 		if (pmStore(store) < 0) {
 			fprintf(stderr, "bench: store to smtcpu.control.sample refused\n");
 			exit(1);
@@ -132,16 +134,24 @@ static void prime(int domain, const char *root)
 
 /* Through libpcp's local context, as pminfo -L: the DSO in this process,
  * called as pmcd would call it, without the IPC. */
-static int fetch(const char *dso, const char *init_name, int domain, int cluster, int item, int n,
-		 const char *prime_root)
+static int fetch(const char *dso, const char *init_name, int domain, int cluster,
+		 const char *items, int n, const char *prime_root)
 {
 	char spec[4096];
-	pmID pmid = pmID_build((unsigned)domain, (unsigned)cluster, (unsigned)item);
+	pmID pmids[16];
+	int first = atoi(items), last = strchr(items, '-') ? atoi(strchr(items, '-') + 1) : first;
+	int npmids = last - first + 1;
 	pmResult *result;
 	double t[32];
 	int batches = 32, per = n / batches > 0 ? n / batches : 1, numval = 0, sts;
 	char *why;
 
+	if (npmids < 1 || npmids > 16) {
+		fprintf(stderr, "bench: items %s: expected N or N-M, at most 16\n", items);
+		return 1;
+	}
+	for (int i = 0; i < npmids; i++)
+		pmids[i] = pmID_build((unsigned)domain, (unsigned)cluster, (unsigned)(first + i));
 	snprintf(spec, sizeof spec, "add,%d,%s,%s", domain, dso, init_name);
 	if ((why = pmSpecLocalPMDA("clear")) != NULL || (why = pmSpecLocalPMDA(spec)) != NULL) {
 		fprintf(stderr, "bench: %s: %s\n", spec, why);
@@ -156,11 +166,11 @@ static int fetch(const char *dso, const char *init_name, int domain, int cluster
 	for (int b = 0; b < batches; b++) {
 		double start = now();
 		for (int i = 0; i < per; i++) {
-			if ((sts = pmFetch(1, &pmid, &result)) < 0) {
+			if ((sts = pmFetch(npmids, pmids, &result)) < 0) {
 				fprintf(stderr, "bench: fetch: %s\n", pmErrStr(sts));
 				return 1;
 			}
-			numval = result->vset[0]->numval;
+			numval = result->vset[npmids - 1]->numval;
 			pmFreeResult(result);
 		}
 		t[b] = (now() - start) / per;
@@ -174,11 +184,12 @@ int main(int argc, char **argv)
 	if (argc == 4 && strcmp(argv[1], "sample") == 0)
 		return sample(argv[2], atoi(argv[3]));
 	if (argc == 8 && strcmp(argv[1], "fetch") == 0)
-		return fetch(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
+		return fetch(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6],
 			     atoi(argv[7]), NULL);
 	if (argc == 10 && strcmp(argv[1], "fetch") == 0 && strcmp(argv[8], "--prime") == 0)
-		return fetch(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), atoi(argv[6]),
+		return fetch(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6],
 			     atoi(argv[7]), argv[9]);
-	fprintf(stderr, "Usage: bench sample ROOT N | bench fetch DSO INIT DOMAIN CLUSTER ITEM N [--prime ROOT]\n");
+	fprintf(stderr, "Usage: bench sample ROOT N | "
+		"bench fetch DSO INIT DOMAIN CLUSTER ITEM[-ITEM] N [--prime ROOT]\n");
 	return 2;
 }
