@@ -387,13 +387,16 @@ static int fetch_purr_all(unsigned int item, pmAtomValue *atom)
 {
 	uint64_t tb = sampler.cpuinfo.timebase;
 
-	if (item == 8 || item == 9) {
-		if ((item == 8 ? (double)tb : sampler.cpuinfo.clock_mhz) == 0)
+	if (item == 8) {
+		if (tb == 0)
 			return PMDA_FETCH_NOVALUES;
-		if (item == 8)
-			atom->ull = tb;
-		else
-			atom->d = sampler.cpuinfo.clock_mhz;
+		atom->ull = tb;
+		return PMDA_FETCH_STATIC;
+	}
+	if (item == 9) {
+		if (sampler.cpuinfo.clock_mhz == 0)
+			return PMDA_FETCH_NOVALUES;
+		atom->d = sampler.cpuinfo.clock_mhz;
 		return PMDA_FETCH_STATIC;
 	}
 	if (tb == 0)

@@ -110,13 +110,7 @@ int purr_read(struct purr *p)
 			c->seen[k] = false;
 			if (c->fd[k] < 0)
 				continue;
-			/* One pread: on sysfs each read call runs the show
-			 * function again, an IPI to the CPU. */
-			if ((len = pread(c->fd[k], text, sizeof text - 1, 0)) < 0)
-				len = -errno;
-			else
-				text[len] = '\0';
-			if (len < 0) {
+			if ((len = sr_pread_all(c->fd[k], text, sizeof text)) < 0) {
 				smt_log_once(SMT_LOG_WARNING, "cpu%d/%s: %s; reopened when the "
 					     "CPU is next online", cpu, purr_file_names[k],
 					     strerror((int)-len));

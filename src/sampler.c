@@ -17,10 +17,7 @@ const char *const smt_source_names[SRC_COUNT] = {
 	"cpustat", "purr", "amd_df", "amd_l3", "config", "lparcfg"
 };
 
-static void set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
+void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -45,10 +42,10 @@ static void probe_sources(struct sampler *s)
 	for (int src = SRC_AMD_DF; src <= SRC_AMD_L3; src++) {
 		const char *pmu = src == SRC_AMD_DF ? "amd_df" : "amd_l3";
 		if (sr_exists("/sys/bus/event_source/devices/%s", pmu))
-			set_status(s, (enum smt_source)src, "%s PMU present but not sampled by "
+			sampler_set_status(s, (enum smt_source)src, "%s PMU present but not sampled by "
 				   "this version", pmu);
 		else
-			set_status(s, (enum smt_source)src, "no %s PMU in /sys/bus/event_source/"
+			sampler_set_status(s, (enum smt_source)src, "no %s PMU in /sys/bus/event_source/"
 				   "devices (not an AMD EPYC host, or hidden by the hypervisor)", pmu);
 	}
 }
@@ -109,11 +106,11 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 
 	sts = config_load(&s->config, config_path, config_optional);
 	if (sts == 0)
-		set_status(s, SRC_CONFIG, "ok");
+		sampler_set_status(s, SRC_CONFIG, "ok");
 	else if (s->config.nerrors == 1)
-		set_status(s, SRC_CONFIG, "%s", s->config.first_error);
+		sampler_set_status(s, SRC_CONFIG, "%s", s->config.first_error);
 	else
-		set_status(s, SRC_CONFIG, "%s (and %d more errors)", s->config.first_error,
+		sampler_set_status(s, SRC_CONFIG, "%s (and %d more errors)", s->config.first_error,
 			   s->config.nerrors - 1);
 
 	if ((sts = cpuinfo_read(&s->cpuinfo)) < 0)
@@ -133,10 +130,10 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		return sts;
 
 	if ((sts = cpustat_open(&s->stat, s->topo.ncpus)) < 0) {
-		set_status(s, SRC_CPUSTAT, "cannot open /proc/stat: %s", strerror(-sts));
+		sampler_set_status(s, SRC_CPUSTAT, "cannot open /proc/stat: %s", strerror(-sts));
 		return sts;
 	}
-	set_status(s, SRC_CPUSTAT, "ok");
+	sampler_set_status(s, SRC_CPUSTAT, "ok");
 	return 0;
 }
 
@@ -348,12 +345,12 @@ int sampler_pass(struct sampler *s)
 	}
 	power_read(s);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
-		set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: %s", strerror(-sts));
+		sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: %s", strerror(-sts));
 	} else {
 		if (sts == 0)
-			set_status(s, SRC_CPUSTAT, "no per-CPU lines in /proc/stat");
+			sampler_set_status(s, SRC_CPUSTAT, "no per-CPU lines in /proc/stat");
 		else
-			set_status(s, SRC_CPUSTAT, "ok");
+			sampler_set_status(s, SRC_CPUSTAT, "ok");
 		for (int i = 0; i < s->topo.ncores; i++)
 			sample_core(s, &s->topo.cores[i]);
 	}

@@ -1,22 +1,10 @@
 #include "sampler_power.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "log.h"
-
-static void status(struct sampler *s, enum smt_source src, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void status(struct sampler *s, enum smt_source src, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(s->status[src], sizeof s->status[src], fmt, ap);
-	va_end(ap);
-}
 
 double power_ms_per_tick(const struct sampler *s)
 {
@@ -32,30 +20,30 @@ static void purr_status(struct sampler *s)
 	s->purr_basis = false;
 	if (p->nopen[PURR] == 0) {
 		if (err == 0 || err == ENOENT)
-			status(s, SRC_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
+			sampler_set_status(s, SRC_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
 			       "(only IBM POWER has it)");
 		else if (err == EACCES || err == EPERM)
-			status(s, SRC_PURR, "cannot read cpu%d/purr: %s (PURR files are root only: "
+			sampler_set_status(s, SRC_PURR, "cannot read cpu%d/purr: %s (PURR files are root only: "
 			       "run the PMDA as root); smt.* values come from the model",
 			       p->open_error_cpu[PURR], strerror(err));
 		else
-			status(s, SRC_PURR, "cannot read cpu%d/purr: %s; smt.* values come from "
+			sampler_set_status(s, SRC_PURR, "cannot read cpu%d/purr: %s; smt.* values come from "
 			       "the model", p->open_error_cpu[PURR], strerror(err));
 		return;
 	}
 	if (s->cpuinfo.timebase == 0) {
-		status(s, SRC_PURR, "no timebase line in /proc/cpuinfo: PURR ticks cannot be "
+		sampler_set_status(s, SRC_PURR, "no timebase line in /proc/cpuinfo: PURR ticks cannot be "
 		       "turned into time; smt.* values come from the model");
 		return;
 	}
 	if (s->cpuinfo.kvm_guest && s->cpuinfo.power_generation >= 9) {
-		status(s, SRC_PURR, "KVM guest on POWER%d: PURR counts the whole timebase for a "
+		sampler_set_status(s, SRC_PURR, "KVM guest on POWER%d: PURR counts the whole timebase for a "
 		       "busy vCPU, not its share of a core; PURR counters are exported as read, "
 		       "smt.* values come from the model", s->cpuinfo.power_generation);
 		return;
 	}
 	if (p->nopen[IDLE_PURR] == 0) {
-		status(s, SRC_PURR, "no idle_purr (a PowerNV host, or a kernel before 5.8): busy "
+		sampler_set_status(s, SRC_PURR, "no idle_purr (a PowerNV host, or a kernel before 5.8): busy "
 		       "PURR is unknown; smt.* values come from the model, and PURR is shared out "
 		       "by mode in proportion to /proc/stat");
 		return;
@@ -63,13 +51,13 @@ static void purr_status(struct sampler *s)
 	s->purr_basis = true;
 	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
 		if (p->nopen[k] < p->nonline) {
-			status(s, SRC_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: %s); "
+			sampler_set_status(s, SRC_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: %s); "
 			       "cores with such a thread use the model", purr_file_names[k],
 			       p->nonline - p->nopen[k], p->nonline, p->open_error_cpu[k],
 			       strerror(p->open_error[k] ? p->open_error[k] : ENOENT));
 			return;
 		}
-	status(s, SRC_PURR, "ok");
+	sampler_set_status(s, SRC_PURR, "ok");
 }
 
 int power_init(struct sampler *s)
@@ -83,9 +71,9 @@ int power_init(struct sampler *s)
 	if (sts == -ENOMEM)
 		return sts;
 	if (sts == -ENOENT)
-		status(s, SRC_LPARCFG, "no /proc/powerpc/lparcfg (not a pSeries LPAR)");
+		sampler_set_status(s, SRC_LPARCFG, "no /proc/powerpc/lparcfg (not a pSeries LPAR)");
 	else if (sts < 0)
-		status(s, SRC_LPARCFG, "cannot open /proc/powerpc/lparcfg: %s", strerror(-sts));
+		sampler_set_status(s, SRC_LPARCFG, "cannot open /proc/powerpc/lparcfg: %s", strerror(-sts));
 	return 0;
 }
 
@@ -163,7 +151,7 @@ static void read_lparcfg(struct sampler *s)
 	if (l->fd < 0)
 		return;
 	if ((n = lparcfg_read(l)) < 0) {
-		status(s, SRC_LPARCFG, "cannot read lparcfg: %s", strerror(-n));
+		sampler_set_status(s, SRC_LPARCFG, "cannot read lparcfg: %s", strerror(-n));
 		return;
 	}
 	for (int c = 0; c < LPAR_NCOUNTERS; c++) {
@@ -188,13 +176,13 @@ static void read_lparcfg(struct sampler *s)
 			used += (size_t)snprintf(missing + used, sizeof missing - used, "%s%s",
 						 used ? ", " : "", lparcfg_key_names[always[i]]);
 	if (n == 0)
-		status(s, SRC_LPARCFG, "lparcfg %s has none of the keys smtcpu reads",
+		sampler_set_status(s, SRC_LPARCFG, "lparcfg %s has none of the keys smtcpu reads",
 		       l->version);
 	else if (used)
-		status(s, SRC_LPARCFG, "lparcfg %s lacks %s: those metrics have no values",
+		sampler_set_status(s, SRC_LPARCFG, "lparcfg %s lacks %s: those metrics have no values",
 		       l->version, missing);
 	else
-		status(s, SRC_LPARCFG, "ok");
+		sampler_set_status(s, SRC_LPARCFG, "ok");
 }
 
 void power_read(struct sampler *s)

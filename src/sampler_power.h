@@ -8,6 +8,10 @@
 
 #include "sampler.h"
 
+/* Sets s->status[src], "ok" or why a source has no values. */
+void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Opens what there is and sets status[SRC_PURR] and [SRC_LPARCFG]. */
 int power_init(struct sampler *s);
 void power_free(struct sampler *s);

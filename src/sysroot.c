@@ -106,9 +106,12 @@ ssize_t sr_pread_all(int fd, char *buf, size_t size)
 				continue;
 			return -errno;
 		}
-		if (n == 0)
-			break;
 		have += (size_t)n;
+		/* A short read is the end: /proc and sysfs files hand over all
+		 * they have at once, and a read at a later offset would make
+		 * the kernel generate the file again (on sysfs PURR, an IPI). */
+		if (n == 0 || have < size - 1)
+			break;
 	}
 	buf[have] = '\0';
 	return (ssize_t)have;

@@ -23,6 +23,7 @@ int sr_open(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int sr_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Reads fd from offset 0 into buf (at most size-1 bytes) and NUL-terminates.
+ * Stops at the first short read, so a kernel file is generated once.
  * Returns the length, or -errno.  A length of size-1 means "may be truncated". */
 ssize_t sr_pread_all(int fd, char *buf, size_t size);
 
