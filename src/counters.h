@@ -1,0 +1,59 @@
+/*
+ * Counter backends: one small interface to open, read and close a group of
+ * counting events on one CPU, with two implementations — perf_event_open
+ * (counters_perf.c) and a replay of recorded counter traces (counters_replay.c,
+ * for tests and the fixtures).  The multiplexing layer above sees only this.
+ *
+ * A group's members always share one window: each reading carries the
+ * group's time enabled and time running, and a whole group is read at once.
+ */
+#ifndef SMTCPU_COUNTERS_H
+#define SMTCPU_COUNTERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CTR_GROUP_MAX 16	/* members per group: the most counters any PMU has */
+
+struct ctr_event {
+	uint32_t type;		/* attr.type: the PMU's sysfs type, or PERF_TYPE_SOFTWARE */
+	uint64_t config[3];	/* attr.config, config1, config2 */
+};
+
+struct ctr_reading {
+	uint64_t enabled, running;	/* ns, cumulative, the group's */
+	uint64_t value[CTR_GROUP_MAX];	/* raw counts, member by member */
+};
+
+struct ctr_backend;
+
+struct ctr_backend_ops {
+	/* Opens n events on cpu as one group (the first leads).  Returns a
+	 * handle >= 0, or -errno (EACCES, ENOENT, EBUSY, ...). */
+	int (*open_group)(struct ctr_backend *b, int cpu, const struct ctr_event *ev, int n);
+	/* Reads every member of a group in one go.  Returns 0 or -errno. */
+	int (*read_group)(struct ctr_backend *b, int handle, struct ctr_reading *r);
+	void (*close_group)(struct ctr_backend *b, int handle);
+	/* Called once at the start of every sampling pass (the replay moves
+	 * to its next step; perf_event_open has nothing to do). */
+	void (*begin_pass)(struct ctr_backend *b);
+	void (*destroy)(struct ctr_backend *b);
+};
+
+struct ctr_backend {
+	const struct ctr_backend_ops *ops;
+	char name[16];		/* "perf_event", "replay" */
+	char why[256];		/* what the last failure was, in words */
+};
+
+/* The perf_event_open backend, with room for max_groups open groups. */
+struct ctr_backend *ctr_perf_new(int max_groups);
+
+/* The replay backend over a trace file (format in counters_replay.c).
+ * Returns NULL with why filled in when the file cannot be used. */
+struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, size_t whysize);
+
+/* True when the replay has no more steps: its counters stand still. */
+int ctr_replay_ended(const struct ctr_backend *b);
+
+#endif
