@@ -122,6 +122,54 @@ static void parse_table(struct smt_config *cfg, int line, char **word, int nword
 		cfg->ntables++;
 }
 
+int config_pmu_counters(const struct smt_config *cfg, const char *pmu, int fallback)
+{
+	for (int i = 0; i < cfg->ncounters; i++)
+		if (strcmp(cfg->counters[i].pmu, pmu) == 0)
+			return cfg->counters[i].n;
+	return fallback;
+}
+
+/* A positive whole number no larger than max, or 0. */
+static int parse_count(const char *text, int max)
+{
+	char *end;
+	long v = strtol(text, &end, 10);
+
+	return end != text && *end == '\0' && v > 0 && v <= max ? (int)v : 0;
+}
+
+static void parse_pmu_counters(struct smt_config *cfg, int line, char **word, int n)
+{
+	static const char *const pmus[] = { "amd_df", "amd_l3", "amd_umc" };
+	int count = n == 3 ? parse_count(word[2], 16) : 0, known = 0, slot = cfg->ncounters;
+
+	for (size_t i = 0; n == 3 && i < sizeof pmus / sizeof pmus[0]; i++)
+		known |= strcmp(word[1], pmus[i]) == 0;
+	if (!known || count == 0) {
+		fail(cfg, line, "pmu_counters takes amd_df, amd_l3 or amd_umc and a count from 1 "
+		     "to 16, e.g. \"pmu_counters amd_df 4\"");
+		return;
+	}
+	for (int i = 0; i < cfg->ncounters; i++)
+		if (strcmp(cfg->counters[i].pmu, word[1]) == 0)
+			slot = i;
+	snprintf(cfg->counters[slot].pmu, sizeof cfg->counters[slot].pmu, "%s", word[1]);
+	cfg->counters[slot].n = count;
+	if (slot == cfg->ncounters)
+		cfg->ncounters++;
+}
+
+static double parse_gbs(const char *text)
+{
+	char *end;
+	double v = strtod(text, &end);
+
+	if (end == text || !(v > 0) || v > 1e5 || (*end && strcmp(end, "GB/s") != 0))
+		return 0;
+	return v;
+}
+
 /* Splits line into words in place; returns how many (at most max). */
 static int split_words(char *line, char **word, int max)
 {
@@ -185,9 +233,23 @@ int config_load(struct smt_config *cfg, const char *path, int optional)
 				snprintf(cfg->model, sizeof cfg->model, "%s", word[1]);
 				model_line = lineno;
 			}
+		} else if (strcmp(word[0], "pmu_counters") == 0) {
+			parse_pmu_counters(cfg, lineno, word, n);
+		} else if (strcmp(word[0], "dram_channels") == 0) {
+			if (n != 2 || (cfg->dram_channels = parse_count(word[1], 12)) == 0)
+				fail(cfg, lineno, "dram_channels takes a count from 1 to 12");
+		} else if (strcmp(word[0], "dram_peak") == 0) {
+			if (n != 2 || (cfg->dram_peak_gbs = parse_gbs(word[1])) == 0)
+				fail(cfg, lineno, "dram_peak takes GB/s per socket, e.g. \"dram_peak "
+				     "204.8GB/s\"");
+		} else if (strcmp(word[0], "replay") == 0) {
+			if (n != 2)
+				fail(cfg, lineno, "replay takes one trace file");
+			else
+				snprintf(cfg->replay, sizeof cfg->replay, "%s", word[1]);
 		} else {
-			fail(cfg, lineno, "unknown setting \"%s\" (expected period, table or model)",
-			     word[0]);
+			fail(cfg, lineno, "unknown setting \"%s\" (expected period, table, model, "
+			     "pmu_counters, dram_channels, dram_peak or replay)", word[0]);
 		}
 	}
 	fclose(f);

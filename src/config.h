@@ -6,6 +6,13 @@
  *                                  add a factor table, or replace a built-in one
  *   model NAME                     use table NAME for every core instead of
  *                                  choosing one from /proc/cpuinfo
+ *   pmu_counters PMU N             counters the PMU has (amd_df, amd_l3,
+ *                                  amd_umc), instead of the family table's
+ *   dram_channels N                DRAM channels per socket to count
+ *   dram_peak RATE                 peak DRAM bandwidth per socket, in GB/s
+ *                                  ("204.8" or "204.8GB/s"), instead of SMBIOS
+ *   replay FILE                    read counters from a recorded trace
+ *                                  instead of perf_event_open (tests)
  *
  * A bad line is reported as FILE:LINE: why, and skipped; the rest applies.
  */
@@ -17,6 +24,7 @@
 #include "smtmodel.h"
 
 #define CONFIG_MAX_TABLES 16
+#define CONFIG_MAX_PMUS 4
 #define CONFIG_DEFAULT_PERIOD_MS 1000
 #define CONFIG_MIN_PERIOD_MS 10
 #define CONFIG_MAX_PERIOD_MS 86400000u
@@ -27,6 +35,11 @@ struct smt_config {
 	struct smt_table tables[CONFIG_MAX_TABLES];	/* from the file */
 	int ntables;
 	char model[SMT_NAME_MAX];	/* forced table, "" to choose per core */
+	struct { char pmu[16]; int n; } counters[CONFIG_MAX_PMUS];
+	int ncounters;
+	int dram_channels;		/* 0: the family's */
+	double dram_peak_gbs;		/* 0: from SMBIOS */
+	char replay[PATH_MAX];		/* "" for perf_event_open */
 	int nerrors;
 	char first_error[512];		/* "FILE:LINE: why" */
 };
@@ -38,6 +51,10 @@ int config_load(struct smt_config *cfg, const char *path, int optional);
 
 /* A table by name: the file's first, then the built-in ones; NULL if none. */
 const struct smt_table *config_find_table(const struct smt_config *cfg, const char *name);
+
+/* The configured counter count for a PMU ("amd_umc" for every amd_umc_N),
+ * or fallback. */
+int config_pmu_counters(const struct smt_config *cfg, const char *pmu, int fallback);
 
 /* "1s", "500ms", "250" (ms) -> milliseconds; 0 when not a valid period. */
 unsigned config_parse_period(const char *text);

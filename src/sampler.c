@@ -36,18 +36,10 @@ const struct smt_table *sampler_table_for(const struct sampler *s, int nthreads)
 	return t;
 }
 
-/* What the hardware sources say before they are sampled by their own layers. */
-static void probe_sources(struct sampler *s)
+static void copy_amd_status(struct sampler *s)
 {
-	for (int src = SRC_AMD_DF; src <= SRC_AMD_L3; src++) {
-		const char *pmu = src == SRC_AMD_DF ? "amd_df" : "amd_l3";
-		if (sr_exists("/sys/bus/event_source/devices/%s", pmu))
-			sampler_set_status(s, (enum smt_source)src, "%s PMU present but not sampled by "
-				   "this version", pmu);
-		else
-			sampler_set_status(s, (enum smt_source)src, "no %s PMU in /sys/bus/event_source/"
-				   "devices (not an AMD EPYC host, or hidden by the hypervisor)", pmu);
-	}
+	sampler_set_status(s, SRC_AMD_DF, "%s", s->amd.df_status);
+	sampler_set_status(s, SRC_AMD_L3, "%s", s->amd.l3_status);
 }
 
 /* Remembers which core each CPU is on, to see what a rescan changed. */
@@ -125,7 +117,8 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		return -ENOMEM;
 	note_membership(s);
 	assign_tables(s);
-	probe_sources(s);
+	amd_init(&s->amd, &s->config, &s->cpuinfo, &s->topo);
+	copy_amd_status(s);
 	if ((sts = power_init(s)) < 0)
 		return sts;
 
@@ -141,6 +134,7 @@ void sampler_free(struct sampler *s)
 {
 	cpustat_close(&s->stat);
 	power_free(s);
+	amd_free(&s->amd);
 	topology_free(&s->topo);
 	free(s->cpu);
 	free(s->core);
@@ -344,6 +338,8 @@ int sampler_pass(struct sampler *s)
 		power_sync(s);
 	}
 	power_read(s);
+	amd_read(&s->amd);
+	copy_amd_status(s);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
 		sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: %s", strerror(-sts));
 	} else {

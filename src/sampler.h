@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "amd.h"
 #include "config.h"
 #include "cpuinfo.h"
 #include "cpustat.h"
@@ -89,6 +90,7 @@ struct sampler {
 	bool have_all_purr[PURR_NCOUNTERS];
 	struct lparcfg lparcfg;
 	struct lpar_values lpar;
+	struct amd amd;
 	char status[SRC_COUNT][256];	/* "ok", or why there are no values */
 	double ms_per_tick;
 	uint64_t passes;

@@ -1,0 +1,96 @@
+#include "dmi.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sysroot.h"
+
+#define DMI_TYPE_MEMORY_DEVICE 17
+#define DMI_TYPE_END 127
+
+static unsigned word(const unsigned char *p)
+{
+	return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
+
+/* String number n (1-based) of the structure whose strings start at s. */
+static const char *dmi_string(const unsigned char *s, const unsigned char *end, int n)
+{
+	if (n < 1)
+		return "";
+	while (--n > 0 && s < end) {
+		s += strnlen((const char *)s, (size_t)(end - s)) + 1;
+		if (s < end && *s == '\0')
+			return "";
+	}
+	return s < end ? (const char *)s : "";
+}
+
+/* The locator without its trailing slot number: the channel's name. */
+static void channel_key(const char *locator, char *key, size_t size)
+{
+	size_t n = strnlen(locator, size - 1);
+
+	while (n > 0 && locator[n - 1] >= '0' && locator[n - 1] <= '9')
+		n--;
+	memcpy(key, locator, n);
+	key[n] = '\0';
+}
+
+int dmi_memory_parse(const unsigned char *table, long size, struct dmi_memory *m)
+{
+	static char keys[DMI_MAX_DEVICES][32];
+	const unsigned char *p = table, *end = table + size;
+
+	memset(m, 0, sizeof *m);
+	while (p + 4 <= end && p[0] != DMI_TYPE_END) {
+		unsigned len = p[1];
+		const unsigned char *strings = p + len, *next = strings;
+
+		if (len < 4 || strings > end)
+			return -EINVAL;
+		while (next + 1 < end && (next[0] || next[1]))	/* strings end with two NULs */
+			next++;
+		next += 2;
+		if (p[0] == DMI_TYPE_MEMORY_DEVICE && len >= 0x17) {
+			unsigned sz = word(p + 0x0c), mts = word(p + 0x15);
+			char key[32];
+			int seen = 0;
+
+			m->devices++;
+			if (len >= 0x22 && word(p + 0x20) != 0)
+				mts = word(p + 0x20);	/* configured speed, SMBIOS 2.7+ */
+			if (sz != 0 && sz != 0xffff && mts != 0 && m->populated < DMI_MAX_DEVICES) {
+				m->populated++;
+				if (m->mts == 0 || (int)mts < m->mts) {
+					m->mts = (int)mts;
+					m->data_width = (int)word(p + 0x0a);
+				}
+				channel_key(dmi_string(strings, end, p[0x10]), key, sizeof key);
+				for (int i = 0; i < m->channels; i++)
+					seen |= strcmp(keys[i], key) == 0;
+				if (!seen)
+					memcpy(keys[m->channels++], key, sizeof key);
+			}
+		}
+		p = next;
+	}
+	return m->populated > 0 ? 0 : -EINVAL;
+}
+
+int dmi_memory_read(struct dmi_memory *m)
+{
+	static unsigned char table[65536];
+	int fd = sr_open("/sys/firmware/dmi/tables/DMI");
+	ssize_t n;
+
+	memset(m, 0, sizeof *m);
+	if (fd < 0)
+		return fd;
+	n = read(fd, table, sizeof table);
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? -errno : -EINVAL;
+	return dmi_memory_parse(table, (long)n, m);
+}
