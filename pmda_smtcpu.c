@@ -28,7 +28,10 @@
 typedef pmResult pmdaResult;
 #endif
 
-enum { CPU_INDOM, CORE_INDOM, MODEL_INDOM, SOURCE_INDOM, NUM_INDOMS };
+enum {
+	CPU_INDOM, CORE_INDOM, MODEL_INDOM, SOURCE_INDOM, SOCKET_INDOM, CHANNEL_INDOM, CCX_INDOM,
+	NUM_INDOMS
+};
 
 enum {
 	CLUSTER_CPU,		/* smt.*  per CPU */
@@ -39,6 +42,8 @@ enum {
 	CLUSTER_PURR_CPU,	/* kernel.percpu.cpu.*purr, purr.percpu.* */
 	CLUSTER_PURR_ALL,	/* purr.all.*, purr.timebase, purr.nominal_clock */
 	CLUSTER_LPAR,		/* lpar.* */
+	CLUSTER_DF,		/* amd.df.* */
+	CLUSTER_L3,		/* amd.l3.* */
 };
 
 static pmdaIndom indomtab[NUM_INDOMS] = {
@@ -46,6 +51,9 @@ static pmdaIndom indomtab[NUM_INDOMS] = {
 	{ CORE_INDOM, 0, NULL },
 	{ MODEL_INDOM, 0, NULL },
 	{ SOURCE_INDOM, 0, NULL },
+	{ SOCKET_INDOM, 0, NULL },
+	{ CHANNEL_INDOM, 0, NULL },
+	{ CCX_INDOM, 0, NULL },
 };
 
 #define MS_UNITS	PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
@@ -53,6 +61,8 @@ static pmdaIndom indomtab[NUM_INDOMS] = {
 #define HZ_UNITS	PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE)
 #define NO_UNITS	PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
 #define COUNT_UNITS	PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
+#define BYTE_UNITS	PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
+#define BYTE_RATE_UNITS	PMDA_PMUNITS(1, -1, 0, PM_SPACE_BYTE, PM_TIME_SEC, 0)
 #define METRIC(cluster, item, type, indom, sem, units) \
 	{ NULL, { PMDA_PMID(cluster, item), type, indom, sem, units } }
 
@@ -135,6 +145,21 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_LPAR, 9, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
 	METRIC(CLUSTER_LPAR, 10, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
 	METRIC(CLUSTER_LPAR, 11, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	/* amd.df.{dram_bw,dram_read,dram_write,peak_bw} per socket,
+	 * amd.df.channel.{bytes,read,write,duty_cycle}, amd.df.peak_source */
+	METRIC(CLUSTER_DF, 0, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 1, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 2, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 3, PM_TYPE_DOUBLE, SOCKET_INDOM, PM_SEM_DISCRETE, BYTE_RATE_UNITS),
+	METRIC(CLUSTER_DF, 4, PM_TYPE_U64, CHANNEL_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 5, PM_TYPE_U64, CHANNEL_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 6, PM_TYPE_U64, CHANNEL_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 7, PM_TYPE_DOUBLE, CHANNEL_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_DF, 8, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	/* amd.l3.{accesses,misses,miss_ratio} per L3 complex */
+	METRIC(CLUSTER_L3, 0, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_L3, 1, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_L3, 2, PM_TYPE_DOUBLE, CCX_INDOM, PM_SEM_INSTANT, NO_UNITS),
 };
 
 static struct sampler sampler;
@@ -160,6 +185,27 @@ static void log_sink(enum smt_log_level level, const char *message)
 {
 	static const int priority[] = { LOG_INFO, LOG_WARNING, LOG_ERR };
 	pmNotifyErr(priority[level], "%s", message);
+}
+
+/* Sockets, channels and L3 complexes are those the counters were opened
+ * on at start-up. */
+static void refresh_amd_instances(void)
+{
+	struct amd *a = &sampler.amd;
+	char name[48];
+
+	for (int s = 0; s < a->nsockets; s++) {
+		snprintf(name, sizeof name, "socket%d", a->socket[s].id);
+		pmdaCacheStore(indom(SOCKET_INDOM), PMDA_CACHE_ADD, name, &a->socket[s]);
+		for (int ch = 0; ch < a->nchannels; ch++) {
+			snprintf(name, sizeof name, "socket%d/ch%d", a->socket[s].id, ch);
+			pmdaCacheStore(indom(CHANNEL_INDOM), PMDA_CACHE_ADD, name, &a->channel[s][ch]);
+		}
+	}
+	for (int i = 0; i < a->nccx; i++) {
+		snprintf(name, sizeof name, "ccx%d", i);
+		pmdaCacheStore(indom(CCX_INDOM), PMDA_CACHE_ADD, name, &a->ccx[i]);
+	}
 }
 
 /* Instance domains follow the topology: CPUs and cores that leave are
@@ -192,6 +238,7 @@ static void refresh_instances(void)
 		if (config_find_table(&sampler.config, builtin[i].name) == &builtin[i])
 			pmdaCacheStore(indom(MODEL_INDOM), PMDA_CACHE_ADD, builtin[i].name,
 				       (void *)&builtin[i]);
+	refresh_amd_instances();
 	for (int src = 0; src < SRC_COUNT; src++)
 		pmdaCacheStore(indom(SOURCE_INDOM), PMDA_CACHE_ADD, smt_source_names[src],
 			       (void *)&sampler.status[src]);
@@ -449,6 +496,55 @@ static int fetch_lpar(unsigned int item, pmAtomValue *atom)
 	return PM_ERR_PMID;
 }
 
+static uint64_t whole(double v)
+{
+	return (uint64_t)(v + 0.5);
+}
+
+static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
+{
+	const struct amd_socket *so = priv;
+	const struct amd_channel *ch = priv;
+	int rw = sampler.amd.rw_apart;
+
+	switch (item) {
+	case 0: case 1: case 2:
+		if (!so->have || (item > 0 && !rw))
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = whole(item == 0 ? so->bytes : item == 1 ? so->read : so->write);
+		break;
+	case 3:
+		if (so->peak <= 0)
+			return PMDA_FETCH_NOVALUES;
+		atom->d = so->peak;
+		break;
+	case 4: case 5: case 6: case 7:
+		if (!ch->have || ((item == 5 || item == 6) && !rw))
+			return PMDA_FETCH_NOVALUES;
+		if (item == 7)
+			atom->d = ch->duty;
+		else
+			atom->ull = whole(item == 4 ? ch->bytes : item == 5 ? ch->read : ch->write);
+		break;
+	case 8: atom->cp = sampler.amd.peak_source; break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
+static int fetch_l3(unsigned int item, const struct amd_ccx *c, pmAtomValue *atom)
+{
+	if (!c->have || (item == 2 && !c->have_ratio))
+		return PMDA_FETCH_NOVALUES;
+	switch (item) {
+	case 0: atom->ull = whole(c->accesses); break;
+	case 1: atom->ull = whole(c->misses); break;
+	case 2: atom->d = c->ratio; break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
 static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 {
 	unsigned int cluster = pmID_cluster(mdesc->m_desc.pmid);
@@ -467,6 +563,8 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 	case CLUSTER_PURR_CPU: return fetch_purr_cpu(item, priv, atom);
 	case CLUSTER_PURR_ALL: return fetch_purr_all(item, atom);
 	case CLUSTER_LPAR: return fetch_lpar(item, atom);
+	case CLUSTER_DF: return fetch_df(item, priv, atom);
+	case CLUSTER_L3: return fetch_l3(item, priv, atom);
 	}
 	return PM_ERR_PMID;
 }
@@ -530,6 +628,10 @@ static int smtcpu_labelCallBack(pmInDom in, unsigned int inst, pmLabelSet **lp)
 	if (in == indom(CORE_INDOM)) {
 		const struct topo_core *c = priv;
 		return pmdaAddLabels(lp, "{\"core\":%d,\"socket\":%d}", c->first_cpu, c->socket);
+	}
+	if (in == indom(CCX_INDOM)) {
+		const struct amd_ccx *c = priv;
+		return pmdaAddLabels(lp, "{\"cpu\":%d,\"socket\":%d}", c->cpu, c->socket);
 	}
 	return 0;
 }
