@@ -124,8 +124,8 @@ static void init_dram(struct amd *a, const struct smt_config *cfg, const struct 
 		return;
 	a->rw_apart = a->use_umc || a->family->df[0].kind != DRAM_READ_WRITE;
 	name_sockets(a, a->use_umc ? &a->umc[0].pmu : &a->df.pmu, topo);
-	snprintf(a->df_ok, sizeof a->df_ok, "ok: %s, %d sockets, %s", a->family->name,
-		 a->nsockets, a->mux_text);
+	snprintf(a->df_ok, sizeof a->df_ok, "ok: %s, %d socket%s, %s", a->family->name,
+		 a->nsockets, a->nsockets == 1 ? "" : "s", a->mux_text);
 	snprintf(a->df_status, sizeof a->df_status, "%s", a->df_ok);
 }
 
