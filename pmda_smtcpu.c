@@ -518,14 +518,12 @@ static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
 			return PMDA_FETCH_NOVALUES;
 		atom->d = so->peak;
 		break;
-	case 4: case 5: case 6: case 7:
-		if (!ch->have || ((item == 5 || item == 6) && !rw))
+	case 4: case 5: case 6:
+		if (!ch->have || (item > 4 && !rw))
 			return PMDA_FETCH_NOVALUES;
-		if (item == 7)
-			atom->d = ch->duty;
-		else
-			atom->ull = whole(item == 4 ? ch->bytes : item == 5 ? ch->read : ch->write);
+		atom->ull = whole(item == 4 ? ch->bytes : item == 5 ? ch->read : ch->write);
 		break;
+	case 7: atom->d = ch->duty; break;	/* 0 says why the bytes have no value */
 	case 8: atom->cp = sampler.amd.peak_source; break;
 	default: return PM_ERR_PMID;
 	}

@@ -230,7 +230,9 @@ static void sum_channels(struct amd *a)
 			const struct uncore *u = a->use_umc ? &a->umc[ch] : &a->df;
 			int cell = uncore_index(u, s, a->use_umc ? 0 : ch), per = u->spec.per_unit;
 
-			c->have = u->have[cell];
+			/* An interval off the counters is carried into the next one;
+			 * until then the channel has no value rather than a flat one. */
+			c->have = u->have[cell] && u->fresh[cell];
 			c->duty = u->duty[cell];
 			c->bytes = c->read = c->write = 0;
 			for (int k = 0; k < per; k++) {
@@ -258,7 +260,7 @@ static void sum_ccx(struct amd *a)
 		struct amd_ccx *c = &a->ccx[i];
 		const double *w = &a->l3.window[i * 2];
 
-		c->have = a->l3.have[i];
+		c->have = a->l3.have[i] && a->l3.fresh[i];
 		c->accesses = a->l3.total[i * 2];
 		c->misses = a->l3.total[i * 2 + 1];
 		/* Both from one group: the same slices of the same interval. */

@@ -20,13 +20,13 @@
 struct amd_channel {
 	double bytes, read, write;	/* estimated, cumulative */
 	double duty;			/* fraction of the last interval on a counter */
-	bool have;			/* counted at least once */
+	bool have;			/* counted, and in its last interval */
 };
 
 struct amd_socket {
 	int id;				/* physical package */
 	double bytes, read, write;	/* sums of its channels */
-	bool have;			/* every channel has counted */
+	bool have;			/* every channel has a value */
 	double peak;			/* bytes per second, 0 if unknown */
 };
 

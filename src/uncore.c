@@ -64,7 +64,8 @@ int uncore_open(struct uncore *u, const char *pmu_name, const struct uncore_spec
 	u->window = calloc((size_t)ncells * (size_t)spec->per_unit, sizeof *u->window);
 	u->duty = calloc((size_t)ncells, sizeof *u->duty);
 	u->have = calloc((size_t)ncells, sizeof *u->have);
-	if (!u->group || !u->total || !u->window || !u->duty || !u->have) {
+	u->fresh = calloc((size_t)ncells, sizeof *u->fresh);
+	if (!u->group || !u->total || !u->window || !u->duty || !u->have || !u->fresh) {
 		sts = -ENOMEM;
 		snprintf(u->why, sizeof u->why, "out of memory");
 		goto fail;
@@ -107,8 +108,11 @@ static int count_group(struct uncore *u, struct uncore_group *g, const struct ct
 		break;
 	case MUX_NOT_RUN:
 		g->not_run++;
-		for (int j = 0; j < g->nunits; j++)
-			u->duty[uncore_index(u, g->cpu_index, g->first_unit + j)] = 0;
+		for (int j = 0; j < g->nunits; j++) {
+			int cell = uncore_index(u, g->cpu_index, g->first_unit + j);
+			u->duty[cell] = 0;
+			u->fresh[cell] = 0;
+		}
 		return 0;
 	case MUX_RESET:
 		g->last = *now;
@@ -127,6 +131,7 @@ static int count_group(struct uncore *u, struct uncore_group *g, const struct ct
 		}
 		u->duty[cell] = duty;
 		u->have[cell] = 1;
+		u->fresh[cell] = 1;
 	}
 	return 1;
 }
@@ -164,8 +169,9 @@ void uncore_close(struct uncore *u, struct ctr_backend *b)
 	free(u->window);
 	free(u->duty);
 	free(u->have);
+	free(u->fresh);
 	u->group = NULL;
 	u->total = u->window = u->duty = NULL;
-	u->have = NULL;
+	u->have = u->fresh = NULL;
 	u->open = false;
 }

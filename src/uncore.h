@@ -45,6 +45,7 @@ struct uncore {
 	double *window;			/* same shape: the last counted interval's estimates */
 	double *duty;			/* [pmu.ncpus][nunits] last window's */
 	unsigned char *have;		/* [pmu.ncpus][nunits] has counted at least once */
+	unsigned char *fresh;		/* [pmu.ncpus][nunits] counted in its last interval */
 	bool open;
 	int error;			/* -errno of what stopped it, 0 if none */
 	char why[256];			/* that, in words */
