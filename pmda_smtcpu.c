@@ -672,6 +672,8 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	for (int src = 0; src < SRC_COUNT && !dso_mode; src++)
 		if (src != SRC_CONFIG && strcmp(sampler.status[src], "ok") != 0)
 			pmNotifyErr(LOG_INFO, "%s: %s", smt_source_names[src], sampler.status[src]);
+	if (!dso_mode && sampler.amd.nsockets)
+		pmNotifyErr(LOG_INFO, "DRAM peak: %s", sampler.amd.peak_source);
 	refresh_instances();
 	sample_now();
 }

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "dmi.h"
-#include "log.h"
 #include "sysroot.h"
 
 #define AMD_MAX_GROUPS 1024	/* DF, UMC and L3 groups on the largest machines */
@@ -212,9 +211,6 @@ void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo 
 	init_dram(a, cfg, ci, topo);
 	init_l3(a, cfg, topo);
 	init_peak(a, cfg);
-	smt_log(SMT_LOG_INFO, "amd_df: %s", a->df_status);
-	smt_log(SMT_LOG_INFO, "amd_l3: %s", a->l3_status);
-	smt_log(SMT_LOG_INFO, "DRAM peak: %s", a->peak_source);
 }
 
 /* Channel totals from the counts: 64 bytes an event. */

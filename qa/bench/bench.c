@@ -14,11 +14,13 @@
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "counters.h"
 #include "log.h"
 #include "sampler.h"
 #include "sysroot.h"
@@ -74,7 +76,7 @@ static void move_stat(const char *root, int ncpus, int round)
 	fclose(f);
 }
 
-static int sample(const char *root, int n)
+static int sample(const char *root, int n, const char *config)
 {
 	struct sampler s;
 	double t[32];
@@ -83,7 +85,7 @@ static int sample(const char *root, int n)
 
 	smt_log_set_sink(quiet);
 	sr_set_root(root);
-	if (sampler_init(&s, NULL, 1) < 0) {
+	if (sampler_init(&s, config, 1) < 0) {
 		fprintf(stderr, "bench: cannot sample %s: %s\n", root, s.status[SRC_CPUSTAT]);
 		return 1;
 	}
@@ -100,9 +102,37 @@ static int sample(const char *root, int n)
 		}
 		t[b] = elapsed / per;
 	}
-	printf("sample_us %.1f allocations %ld cpus %d cores %d\n", median(t, batches) * 1e6,
-	       allocations - before, s.topo.nonline, s.topo.ncores);
+	printf("sample_us %.1f allocations %ld cpus %d cores %d groups %d\n",
+	       median(t, batches) * 1e6, allocations - before, s.topo.nonline, s.topo.ncores,
+	       s.amd.df.pmu.ncpus * s.amd.df.ngroups + s.amd.l3.pmu.ncpus * s.amd.l3.ngroups);
 	sampler_free(&s);
+	return 0;
+}
+
+/* What one group read costs through the perf_event_open backend: a group
+ * of four software events on CPU 0, as a Data Fabric group of four. */
+static int perfread(int n)
+{
+	struct ctr_event ev[4];
+	struct ctr_backend *b = ctr_perf_new(1);
+	struct ctr_reading r;
+	double t[32];
+	int h, per = n / 32 > 0 ? n / 32 : 1;
+
+	for (int i = 0; i < 4; i++)
+		ev[i] = (struct ctr_event){ PERF_TYPE_SOFTWARE, { PERF_COUNT_SW_CPU_CLOCK, 0, 0 } };
+	if ((h = b->ops->open_group(b, 0, ev, 4)) < 0) {
+		fprintf(stderr, "bench: %s\n", b->why);
+		return 1;
+	}
+	for (int k = 0; k < 32; k++) {
+		double start = now();
+		for (int i = 0; i < per; i++)
+			b->ops->read_group(b, h, &r);
+		t[k] = (now() - start) / per;
+	}
+	printf("read_us %.2f\n", median(t, 32) * 1e6);
+	b->ops->destroy(b);
 	return 0;
 }
 
@@ -181,8 +211,10 @@ static int fetch(const char *dso, const char *init_name, int domain, int cluster
 
 int main(int argc, char **argv)
 {
-	if (argc == 4 && strcmp(argv[1], "sample") == 0)
-		return sample(argv[2], atoi(argv[3]));
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "sample") == 0)
+		return sample(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
+	if (argc == 3 && strcmp(argv[1], "perfread") == 0)
+		return perfread(atoi(argv[2]));
 	if (argc == 8 && strcmp(argv[1], "fetch") == 0)
 		return fetch(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6],
 			     atoi(argv[7]), NULL);
