@@ -236,12 +236,18 @@ int config_load(struct smt_config *cfg, const char *path, int optional)
 		} else if (strcmp(word[0], "pmu_counters") == 0) {
 			parse_pmu_counters(cfg, lineno, word, n);
 		} else if (strcmp(word[0], "dram_channels") == 0) {
-			if (n != 2 || (cfg->dram_channels = parse_count(word[1], 12)) == 0)
+			int channels = n == 2 ? parse_count(word[1], 12) : 0;
+			if (channels == 0)
 				fail(cfg, lineno, "dram_channels takes a count from 1 to 12");
+			else
+				cfg->dram_channels = channels;
 		} else if (strcmp(word[0], "dram_peak") == 0) {
-			if (n != 2 || (cfg->dram_peak_gbs = parse_gbs(word[1])) == 0)
+			double gbs = n == 2 ? parse_gbs(word[1]) : 0;
+			if (gbs == 0)
 				fail(cfg, lineno, "dram_peak takes GB/s per socket, e.g. \"dram_peak "
 				     "204.8GB/s\"");
+			else
+				cfg->dram_peak_gbs = gbs;
 		} else if (strcmp(word[0], "replay") == 0) {
 			if (n != 2)
 				fail(cfg, lineno, "replay takes one trace file");

@@ -154,6 +154,24 @@ static void config_file_errors_name_the_line(void **state)
 	assert_non_null(strstr(cfg.first_error, ":1: model nosuch: no such table"));
 	assert_string_equal(cfg.model, "");
 
+	/* The counter settings: good ones apply, bad ones say what is expected. */
+	fixture_write("/smtcpu.conf", "pmu_counters amd_df 2\n"
+		      "pmu_counters amd_l3 6\n"
+		      "dram_channels 6\n"
+		      "dram_peak 102.4GB/s\n"
+		      "replay /tmp/trace\n"
+		      "pmu_counters amd_xx 4\n"		/* line 6 */
+		      "pmu_counters amd_df 17\n"
+		      "dram_peak fast\n"
+		      "dram_channels 13\n");
+	assert_int_equal(config_load(&cfg, path, 0), 4);
+	assert_int_equal(config_pmu_counters(&cfg, "amd_df", 4), 2);
+	assert_int_equal(config_pmu_counters(&cfg, "amd_umc", 4), 4);
+	assert_int_equal(cfg.dram_channels, 6);		/* bad lines 8, 9 change nothing */
+	assert_true(cfg.dram_peak_gbs == 102.4);
+	assert_string_equal(cfg.replay, "/tmp/trace");
+	assert_non_null(strstr(cfg.first_error, ":6: pmu_counters takes amd_df, amd_l3 or amd_umc"));
+
 	assert_int_equal(config_load(&cfg, "/nonexistent/smtcpu.conf", 1), 0);
 	assert_true(config_load(&cfg, "/nonexistent/smtcpu.conf", 0) < 0);
 }
