@@ -67,12 +67,13 @@ static pmdaIndom indomtab[NUM_INDOMS] = {
 	{ NULL, { PMDA_PMID(cluster, item), type, indom, sem, units } }
 
 static pmdaMetric metrictab[] = {
-	/* smt.throughput_cpu{,_lower,_upper}, smt.busy_cpu, smt.source */
+	/* smt.throughput_cpu{,_lower,_upper}, smt.busy_cpu, smt.source, smt.elapsed_cpu */
 	METRIC(CLUSTER_CPU, 0, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_CPU, 1, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_CPU, 2, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_CPU, 3, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_CPU, 4, PM_TYPE_STRING, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CPU, 5, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	/* smt.core.{throughput_cpu,_lower,_upper,capacity,level,threads,model,source,socket} */
 	METRIC(CLUSTER_CORE, 0, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_CORE, 1, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
@@ -95,6 +96,7 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_ALL, 5, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
 	METRIC(CLUSTER_ALL, 6, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
 	METRIC(CLUSTER_ALL, 7, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_ALL, 8, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
 	/* smt.model.{threads,factors,cpu_share,preliminary,cores,basis} */
 	METRIC(CLUSTER_MODEL, 0, PM_TYPE_U32, MODEL_INDOM, PM_SEM_DISCRETE, COUNT_UNITS),
 	METRIC(CLUSTER_MODEL, 1, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
@@ -297,6 +299,7 @@ static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)
 	case 2: atom->d = v->upper; break;
 	case 3: atom->d = v->busy; break;
 	case 4: atom->cp = (char *)basis_name(v->basis); break;
+	case 5: atom->d = v->elapsed; break;
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;
@@ -356,6 +359,7 @@ static int fetch_all(unsigned int item, pmAtomValue *atom)
 	case 5: atom->ul = (uint32_t)sampler.topo.nonline; break;
 	case 6: atom->ul = (uint32_t)sampler.topo.max_threads; break;
 	case 7: atom->cp = (char *)system_model(model, sizeof model); break;
+	case 8: atom->d = sampler.all.capacity - sampler.all.throughput; break;
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;

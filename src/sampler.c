@@ -283,6 +283,7 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 
 		model += m;
 		v->busy += w[i].busy * s->ms_per_tick;
+		v->elapsed += ms;
 		if (use_purr) {
 			double idle = w[i].idle_purr < w[i].purr ? w[i].idle_purr : w[i].purr;
 			double measured = (w[i].purr - idle) * tb_ms;

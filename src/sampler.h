@@ -32,6 +32,7 @@ enum smt_basis { BASIS_NONE, BASIS_MODEL, BASIS_PURR };
 struct smt_cpu_values {
 	double throughput, lower, upper;	/* calibrated busy time, ms, cumulative */
 	double busy;				/* raw busy time, ms, cumulative */
+	double elapsed;				/* time observed, ms, cumulative */
 	enum smt_basis basis;
 	bool have_prev;
 	struct cpustat_times prev;
