@@ -119,6 +119,11 @@ static void init_dram(struct amd *a, const struct smt_config *cfg, const struct 
 	}
 	a->nchannels = cfg->dram_channels ? cfg->dram_channels : a->family->channels;
 	a->use_umc = a->family->has_umc && have_umc;
+	/* The kernel makes a UMC PMU per active memory controller: a socket
+	 * with fewer channels populated has fewer. */
+	for (int ch = 0; a->use_umc && ch < a->nchannels; ch++)
+		if (!sr_exists("/sys/bus/event_source/devices/amd_umc_%d", ch))
+			a->nchannels = ch;
 	if (a->use_umc ? open_umc(a, cfg) < 0 : open_df(a, cfg) < 0)
 		return;
 	a->rw_apart = a->use_umc || a->family->df[0].kind != DRAM_READ_WRITE;
