@@ -166,6 +166,7 @@ static pmdaMetric metrictab[] = {
 
 static struct sampler sampler;
 static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
+static unsigned amd_seen;	/* sampler.amd.generation, likewise */
 static int dso_mode;
 static double last_pass;	/* monotonic seconds of the last pass */
 static char config_path[MAXPATHLEN];
@@ -247,13 +248,14 @@ static void refresh_instances(void)
 	for (int i = 0; i < NUM_INDOMS; i++)
 		pmdaCacheOp(indom(i), PMDA_CACHE_SAVE);
 	topology_seen = sampler.topo.generation;
+	amd_seen = sampler.amd.generation;
 }
 
 static void sample_now(void)
 {
 	sampler_pass(&sampler);
 	last_pass = monotonic();
-	if (sampler.topo.generation != topology_seen)
+	if (sampler.topo.generation != topology_seen || sampler.amd.generation != amd_seen)
 		refresh_instances();
 }
 

@@ -26,8 +26,8 @@ static void describe_error(char *out, size_t size, const struct uncore *u)
 		break;
 	case EBUSY:
 	case ENOSPC:
-		snprintf(out, size, "%s counters busy (held by another user of the PMU): %s",
-			 u->pmu.name, u->why);
+		snprintf(out, size, "%s counters busy (held by another user of the PMU; tried again "
+			 "every %d passes): %s", u->pmu.name, AMD_RETRY_PASSES, u->why);
 		break;
 	default:
 		snprintf(out, size, "%s", u->why);
@@ -72,6 +72,8 @@ static int open_umc(struct amd *a, const struct smt_config *cfg)
 		snprintf(name, sizeof name, "amd_umc_%d", ch);
 		if ((sts = uncore_open(&a->umc[ch], name, &spec, a->backend)) < 0) {
 			describe_error(a->df_status, sizeof a->df_status, &a->umc[ch]);
+			while (ch-- > 0)
+				uncore_close(&a->umc[ch], a->backend);
 			return sts;
 		}
 	}
@@ -124,7 +126,7 @@ static void init_dram(struct amd *a, const struct smt_config *cfg, const struct 
 	for (int ch = 0; a->use_umc && ch < a->nchannels; ch++)
 		if (!sr_exists("/sys/bus/event_source/devices/amd_umc_%d", ch))
 			a->nchannels = ch;
-	if (a->use_umc ? open_umc(a, cfg) < 0 : open_df(a, cfg) < 0)
+	if ((a->dram_error = a->use_umc ? open_umc(a, cfg) : open_df(a, cfg)) < 0)
 		return;
 	a->rw_apart = a->use_umc || a->family->df[0].kind != DRAM_READ_WRITE;
 	name_sockets(a, a->use_umc ? &a->umc[0].pmu : &a->df.pmu, topo);
@@ -145,7 +147,7 @@ static void init_l3(struct amd *a, const struct smt_config *cfg, const struct to
 		return;
 	}
 	amd_l3_access_codes(&spec.event[0][0], &spec.second[0][0]);
-	if (uncore_open(&a->l3, "amd_l3", &spec, a->backend) < 0) {
+	if ((a->l3_error = uncore_open(&a->l3, "amd_l3", &spec, a->backend)) < 0) {
 		describe_error(a->l3_status, sizeof a->l3_status, &a->l3);
 		return;
 	}
@@ -199,6 +201,9 @@ void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo 
 	char why[256];
 
 	memset(a, 0, sizeof *a);
+	a->cfg = cfg;
+	a->ci = ci;
+	a->topo = topo;
 	if (strcmp(ci->vendor, "AuthenticAMD") == 0)
 		a->family = amd_family_find(ci->family, ci->model);
 	if (cfg->replay[0]) {
@@ -288,11 +293,37 @@ static void note_trouble(const struct uncore *u, char *status, size_t size)
 		}
 }
 
+static bool transient(int error)
+{
+	return error == -EBUSY || error == -ENOSPC;
+}
+
+/* Counters another user held at start-up may be free now.  Opening them
+ * allocates, which only this recovery does after start-up. */
+static void retry_busy(struct amd *a)
+{
+	bool dram = a->nsockets == 0 && transient(a->dram_error);
+	bool l3 = a->nccx == 0 && transient(a->l3_error);
+
+	if ((!dram && !l3) || ++a->passes % AMD_RETRY_PASSES != 0)
+		return;
+	if (dram) {
+		init_dram(a, a->cfg, a->ci, a->topo);
+		if (a->nsockets)
+			init_peak(a, a->cfg);
+	}
+	if (l3)
+		init_l3(a, a->cfg, a->topo);
+	if (a->nsockets || a->nccx)
+		a->generation++;
+}
+
 void amd_read(struct amd *a)
 {
 	if (a->backend == NULL)
 		return;
 	a->backend->ops->begin_pass(a->backend);
+	retry_busy(a);
 	if (a->nsockets) {
 		for (int ch = 0; a->use_umc && ch < a->nchannels; ch++)
 			uncore_read(&a->umc[ch], a->backend);

@@ -54,6 +54,12 @@ struct amd {
 	char df_status[256], l3_status[256];
 	char df_ok[256], l3_ok[256];	/* the status while all is well */
 	char mux_text[160];		/* the multiplexing in words, for the status */
+	int dram_error, l3_error;	/* -errno that kept them closed, 0 if none */
+	unsigned passes;
+	unsigned generation;		/* bumped when instances appear (a retry opened them) */
+	const struct smt_config *cfg;	/* kept for retries: the sampler's, for its life */
+	const struct cpuinfo *ci;
+	const struct topology *topo;
 };
 
 /* Sets everything up: the backend (perf_event_open, or the configured
@@ -62,7 +68,11 @@ struct amd {
 void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo *ci,
 	      const struct topology *topo);
 
-/* One sampling pass: every group read once. */
+/* Counters that were busy (EBUSY, ENOSPC: another user held them) are
+ * tried again every this many passes. */
+#define AMD_RETRY_PASSES 30
+
+/* One sampling pass: every group read once; busy counters retried. */
 void amd_read(struct amd *a);
 
 void amd_free(struct amd *a);

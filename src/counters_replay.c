@@ -5,10 +5,11 @@
  *
  * Format, one item per line, "#" to the end of a line is a comment:
  *
- *   group ID CPU TYPE CONFIG[,CONFIG...] [error ERRNO-NAME]
+ *   group ID CPU TYPE CONFIG[,CONFIG...] [error ERRNO-NAME [TIMES]]
  *       a group the trace covers: opening events (TYPE, CONFIGs in this
  *       order) on CPU gets it, or fails with ERRNO-NAME (EBUSY, ENOSPC,
- *       EACCES, ENOENT, EINVAL); ID is any word
+ *       EACCES, ENOENT, EINVAL), every time or the first TIMES times;
+ *       ID is any word
  *   step
  *       the readings that follow belong to the next sampling pass
  *   ID ENABLED RUNNING COUNT[ COUNT...]
@@ -33,6 +34,7 @@
 struct replay_group {
 	char id[REPLAY_ID_MAX];
 	int cpu, n, error;
+	unsigned fail_times, failed;	/* error the first fail_times opens, 0: always */
 	uint32_t type;
 	uint64_t config[CTR_GROUP_MAX];
 	struct ctr_reading *step;	/* [nsteps]; a step without a reading copies the last */
@@ -77,8 +79,9 @@ static int parse_group(struct replay_backend *rb, char **w, int nw, char *why, s
 	uint64_t cpu, type;
 	char *save, *tok;
 
-	if (nw != 5 && !(nw == 7 && strcmp(w[5], "error") == 0)) {
-		snprintf(why, whysize, "expected \"group ID CPU TYPE CONFIG[,CONFIG...] [error ERRNO]\"");
+	if (nw != 5 && !((nw == 7 || nw == 8) && strcmp(w[5], "error") == 0)) {
+		snprintf(why, whysize, "expected \"group ID CPU TYPE CONFIG[,CONFIG...] "
+			 "[error ERRNO [TIMES]]\"");
 		return -1;
 	}
 	if (strlen(w[1]) >= REPLAY_ID_MAX || find(rb, w[1]) || rb->nsteps > 0) {
@@ -105,7 +108,14 @@ static int parse_group(struct replay_backend *rb, char **w, int nw, char *why, s
 		}
 		g->n++;
 	}
-	if (nw == 7) {
+	if (nw >= 7) {
+		uint64_t times = 0;
+
+		if (nw == 8 && (parse_u64(w[7], &times) < 0 || times == 0 || times > 1000000)) {
+			snprintf(why, whysize, "group %s: TIMES must be a positive count", w[1]);
+			return -1;
+		}
+		g->fail_times = (unsigned)times;
 		for (size_t i = 0; i < sizeof errnames / sizeof errnames[0]; i++)
 			if (strcmp(w[6], errnames[i].name) == 0)
 				g->error = errnames[i].code;
@@ -214,7 +224,7 @@ static int replay_open_group(struct ctr_backend *b, int cpu, const struct ctr_ev
 			same = ev[k].type == g->type && ev[k].config[0] == g->config[k];
 		if (!same)
 			continue;
-		if (g->error) {
+		if (g->error && (g->fail_times == 0 || g->failed++ < g->fail_times)) {
 			snprintf(b->why, sizeof b->why, "replayed perf_event_open(cpu %d): %s", cpu,
 				 strerror(g->error));
 			return -g->error;

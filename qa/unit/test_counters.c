@@ -103,11 +103,15 @@ static void replay_serves_steps_and_failures(void **state)
 	b = ctr_replay_new(write_trace("t", "# two steps\n"
 		"group a 0 11 0x3807,0x3847\n"
 		"group b 64 12 0xff04 error EBUSY\n"
+		"group c 4 12 0xff04 error ENOSPC 1\n"		/* busy once, then free */
 		"step\n a 0 0 10 20\n"
 		"step\n a 100 50 0x10 30  # hex is fine\n"
 		"step\n"), 4, why, sizeof why);
 	assert_non_null(b);
 	assert_int_equal(b->ops->open_group(b, 64, &busy, 1), -EBUSY);
+	assert_int_equal(b->ops->open_group(b, 64, &busy, 1), -EBUSY);
+	assert_int_equal(b->ops->open_group(b, 4, &busy, 1), -ENOSPC);
+	assert_true(b->ops->open_group(b, 4, &busy, 1) >= 0);
 	assert_int_equal(b->ops->open_group(b, 1, ev, 2), -ENOENT);	/* no such CPU */
 	h = b->ops->open_group(b, 0, ev, 2);
 	assert_true(h >= 0);
