@@ -83,14 +83,17 @@ int dmi_memory_read(struct dmi_memory *m)
 {
 	static unsigned char table[65536];
 	int fd = sr_open("/sys/firmware/dmi/tables/DMI");
+	size_t size = 0;
 	ssize_t n;
 
 	memset(m, 0, sizeof *m);
 	if (fd < 0)
 		return fd;
-	n = read(fd, table, sizeof table);
+	/* A sysfs binary file gives at most a page a read: read to the end. */
+	while (size < sizeof table && (n = read(fd, table + size, sizeof table - size)) > 0)
+		size += (size_t)n;
 	close(fd);
-	if (n <= 0)
-		return n < 0 ? -errno : -EINVAL;
-	return dmi_memory_parse(table, (long)n, m);
+	if (size == 0)
+		return -EINVAL;
+	return dmi_memory_parse(table, (long)size, m);
 }
