@@ -264,11 +264,12 @@ static void sum_ccx(struct amd *a)
 {
 	for (int i = 0; i < a->nccx; i++) {
 		struct amd_ccx *c = &a->ccx[i];
-		const double *w = &a->l3.window[i * 2];
+		int cell = uncore_index(&a->l3, i, 0);	/* one unit: accesses, misses */
+		const double *w = &a->l3.window[cell * 2], *t = &a->l3.total[cell * 2];
 
-		c->have = a->l3.have[i] && a->l3.fresh[i];
-		c->accesses = a->l3.total[i * 2];
-		c->misses = a->l3.total[i * 2 + 1];
+		c->have = a->l3.have[cell] && a->l3.fresh[cell];
+		c->accesses = t[0];
+		c->misses = t[1];
 		/* Both from one group: the same slices of the same interval. */
 		c->have_ratio = c->have && w[0] > 0;
 		c->ratio = c->have_ratio ? w[1] / w[0] : 0;
