@@ -2,8 +2,9 @@
  * /proc/powerpc/lparcfg (also /proc/ppc64/lparcfg): a pSeries LPAR's
  * configuration and its partition-wide counters.  First line "lparcfg 1.9",
  * then decimal key=value lines; which keys appear depends on the partition
- * (purr, tbr and the pool keys only on shared-processor LPARs).  The file
- * stays open and is re-read with pread.
+ * (the pool keys only on shared-processor LPARs; purr and tbr only where the
+ * firmware has SPLPAR, as every PowerVM partition's does).  The file stays
+ * open and is re-read with pread.
  */
 #ifndef SMTCPU_LPARCFG_H
 #define SMTCPU_LPARCFG_H

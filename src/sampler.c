@@ -338,7 +338,7 @@ int sampler_pass(struct sampler *s)
 		assign_tables(s);
 		power_sync(s);
 	}
-	power_read(s);
+	power_read(s, changed);
 	amd_read(&s->amd);
 	copy_amd_status(s);
 	if ((sts = cpustat_read(&s->stat)) < 0) {

@@ -143,7 +143,13 @@ static const enum lpar_key lpar_counter_key[LPAR_NCOUNTERS] = {
 	LPAR_POOL_IDLE, LPAR_PURR, LPAR_TBR
 };
 
-static void read_lparcfg(struct sampler *s)
+/*
+ * purr_step: the per-CPU files' PURR increments this pass.  lparcfg's purr
+ * sums the CPUs online when it is read, so across a hotplug its step counts
+ * a CPU's whole register in or out; over that window the increments of the
+ * threads online at both ends stand in, and a new baseline follows.
+ */
+static void read_lparcfg(struct sampler *s, bool cpus_changed, uint64_t purr_step)
 {
 	struct lparcfg *l = &s->lparcfg;
 	int n;
@@ -158,8 +164,14 @@ static void read_lparcfg(struct sampler *s)
 		enum lpar_key k = lpar_counter_key[c];
 		bool live = s->lpar.have[c];
 
-		if (l->have[k] && l->value[k] >= 0 &&
-		    accumulate((uint64_t)l->value[k], &s->lpar.total[c], &s->lpar.last[c],
+		if (!l->have[k] || l->value[k] < 0)
+			continue;
+		if (c == LPAR_C_PURR && cpus_changed && live) {
+			s->lpar.total[c] += purr_step;
+			s->lpar.last[c] = (uint64_t)l->value[k];
+			continue;
+		}
+		if (accumulate((uint64_t)l->value[k], &s->lpar.total[c], &s->lpar.last[c],
 			       &s->lpar.have[c], &live))
 			smt_log_once(SMT_LOG_INFO, "lparcfg %s went backwards; counting on from "
 				     "the new value", lparcfg_key_names[k]);
@@ -185,11 +197,13 @@ static void read_lparcfg(struct sampler *s)
 		sampler_set_status(s, SRC_LPARCFG, "ok");
 }
 
-void power_read(struct sampler *s)
+void power_read(struct sampler *s, bool cpus_changed)
 {
+	uint64_t purr_before = s->all_purr[PURR];
+
 	if (s->purr.nopen[PURR] > 0)
 		read_purr(s);
-	read_lparcfg(s);
+	read_lparcfg(s, cpus_changed, s->all_purr[PURR] - purr_before);
 }
 
 int power_core_uses_purr(const struct sampler *s, const struct topo_core *c)

@@ -20,8 +20,9 @@ void power_free(struct sampler *s);
  * offline starts its counters' baselines again when it returns. */
 void power_sync(struct sampler *s);
 
-/* Reads every PURR file and lparcfg once, and adds the increments. */
-void power_read(struct sampler *s);
+/* Reads every PURR file and lparcfg once, and adds the increments.
+ * cpus_changed: CPUs went offline or online since the last pass. */
+void power_read(struct sampler *s, bool cpus_changed);
 
 /* Whether a core's smt.* values come from PURR: PURR is trustworthy here
  * and every thread has purr and idle_purr open. */
