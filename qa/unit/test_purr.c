@@ -178,14 +178,6 @@ static int make_lpar(void **state)
 	return 0;
 }
 
-static int remove_lpar(void **state)
-{
-	(void)state;
-	fixture_remove();
-	sr_set_root(NULL);
-	return 0;
-}
-
 static void sampler_uses_purr_and_allocates_nothing(void **state)
 {
 	struct sampler s;
@@ -236,7 +228,7 @@ int main(void)
 		cmocka_unit_test(purr_shared_out_by_mode),
 		cmocka_unit_test(lparcfg_keys),
 		cmocka_unit_test_setup_teardown(sampler_uses_purr_and_allocates_nothing,
-						make_lpar, remove_lpar),
+						make_lpar, fixture_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

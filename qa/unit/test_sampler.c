@@ -85,14 +85,6 @@ static int make_machine(void **state)
 	return 0;
 }
 
-static int remove_machine(void **state)
-{
-	(void)state;
-	fixture_remove();
-	sr_set_root(NULL);
-	return 0;
-}
-
 static void topology_of_the_tree(void **state)
 {
 	struct topology t;
@@ -275,11 +267,11 @@ static void missing_proc_stat_is_reported(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(topology_of_the_tree, make_machine, remove_machine),
-		cmocka_unit_test_setup_teardown(config_file_errors_name_the_line, make_machine, remove_machine),
-		cmocka_unit_test_setup_teardown(sampler_windows, make_machine, remove_machine),
-		cmocka_unit_test_setup_teardown(steady_state_allocates_nothing, make_machine, remove_machine),
-		cmocka_unit_test_setup_teardown(missing_proc_stat_is_reported, make_machine, remove_machine),
+		cmocka_unit_test_setup_teardown(topology_of_the_tree, make_machine, fixture_teardown),
+		cmocka_unit_test_setup_teardown(config_file_errors_name_the_line, make_machine, fixture_teardown),
+		cmocka_unit_test_setup_teardown(sampler_windows, make_machine, fixture_teardown),
+		cmocka_unit_test_setup_teardown(steady_state_allocates_nothing, make_machine, fixture_teardown),
+		cmocka_unit_test_setup_teardown(missing_proc_stat_is_reported, make_machine, fixture_teardown),
 	};
 	return cmocka_run_group_tests_name("sampler", tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "alloc_count.h"
+#include "sysroot.h"
 
 static char fixture_root[PATH_MAX];
 
@@ -36,6 +37,15 @@ static inline void fixture_remove(void)
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", fixture_root);
 	if (system(cmd) != 0)
 		abort();
+}
+
+/* cmocka teardown: the tree goes, and reads go back to the real root. */
+static inline int fixture_teardown(void **state)
+{
+	(void)state;
+	fixture_remove();
+	sr_set_root(NULL);
+	return 0;
 }
 
 /* Writes text to root/path, making directories; in place if it exists (the
