@@ -422,7 +422,8 @@ static int fetch_purr_cpu(unsigned int item, const struct smt_cpu_values *v, pmA
 	if (sampler.cpuinfo.timebase == 0)
 		return PMDA_FETCH_NOVALUES;
 	if (item < PURR_NCOUNTERS) {
-		if (!v->purr_have[item])
+		/* A file that failed its last read has no value, not a frozen one. */
+		if (!v->purr_have[item] || !sampler.purr.cpu[v - sampler.cpu].seen[item])
 			return PMDA_FETCH_NOVALUES;
 		atom->ull = ticks_to_us(v->purr[item]);
 	} else if (item < PURR_NCOUNTERS + PMODE_COUNT) {
@@ -656,7 +657,8 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 
 	smt_log_set_sink(log_sink);
 	if (root && (sts = sr_set_root(root)) < 0)
-		pmNotifyErr(LOG_ERR, "root %s: %s", root, strerror(-sts));
+		pmNotifyErr(LOG_ERR, "root %.64s...: %s; no file is read (not even below \"/\")",
+			    root, strerror(-sts));
 
 	dp->version.seven.fetch = smtcpu_fetch;
 	dp->version.seven.store = smtcpu_store;

@@ -1,6 +1,7 @@
 #include "amd.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static void describe_error(char *out, size_t size, const struct uncore *u)
 	switch (-u->error) {
 	case EACCES:
 	case EPERM:
-		sr_read_long(&paranoid, "/proc/sys/kernel/perf_event_paranoid");
+		sr_read_long(&paranoid, INT_MIN, INT_MAX, "/proc/sys/kernel/perf_event_paranoid");
 		snprintf(out, size, "permission denied opening %s counters (kernel.perf_event_paranoid "
 			 "= %ld; system-wide counting needs root or CAP_PERFMON): %s", u->pmu.name,
 			 paranoid, u->why);
@@ -183,6 +184,7 @@ static void init_peak(struct amd *a, const struct smt_config *cfg)
 	if ((sts = dmi_memory_read(&m)) < 0) {
 		snprintf(a->peak_source, sizeof a->peak_source, "none: no dram_peak setting, and %s",
 			 sts == -EINVAL ? "SMBIOS lists no populated memory device" :
+			 sts == -EFBIG ? "the SMBIOS table is larger than " DMI_TABLE_MAX_TEXT " bytes" :
 			 "no SMBIOS table at /sys/firmware/dmi/tables/DMI");
 		return;
 	}

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "log.h"
+#include "parsenum.h"
+#include "readfile.h"
 
 static void fail(struct smt_config *cfg, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -28,18 +30,16 @@ static void fail(struct smt_config *cfg, int line, const char *fmt, ...)
 
 unsigned config_parse_period(const char *text)
 {
-	char *end;
 	double v;
+	const char *end = pn_decimal_prefix(text, &v);
 
-	errno = 0;
-	v = strtod(text, &end);
-	if (end == text || errno != 0 || v <= 0)
+	if (end == NULL)
 		return 0;
 	if (strcmp(end, "s") == 0)
 		v *= 1000;
 	else if (*end != '\0' && strcmp(end, "ms") != 0)
 		return 0;
-	if (v < CONFIG_MIN_PERIOD_MS || v > CONFIG_MAX_PERIOD_MS)
+	if (!(v >= CONFIG_MIN_PERIOD_MS && v <= CONFIG_MAX_PERIOD_MS))
 		return 0;
 	return (unsigned)(v + 0.5);
 }
@@ -88,7 +88,7 @@ static void parse_table(struct smt_config *cfg, int line, char **word, int nword
 	snprintf(t.name, sizeof t.name, "%s", word[1]);
 	t.basis = "configuration file";
 	for (int i = 2; i < nwords; i++) {
-		char *end;
+		const char *end;
 		double v;
 
 		if (i == nwords - 1 && strcmp(word[i], "preliminary") == 0) {
@@ -99,8 +99,8 @@ static void parse_table(struct smt_config *cfg, int line, char **word, int nword
 			fail(cfg, line, "table %s: more than %d factors", t.name, SMT_MAX_THREADS);
 			return;
 		}
-		v = strtod(word[i], &end);
-		if (end == word[i] || *end != '\0' || !(v > 0)) {
+		end = pn_decimal_prefix(word[i], &v);
+		if (end == NULL || *end != '\0' || !(v > 0)) {
 			fail(cfg, line, "table %s: \"%s\" is not a positive number", t.name, word[i]);
 			return;
 		}
@@ -133,10 +133,9 @@ int config_pmu_counters(const struct smt_config *cfg, const char *pmu, int fallb
 /* A positive whole number no larger than max, or 0. */
 static int parse_count(const char *text, int max)
 {
-	char *end;
-	long v = strtol(text, &end, 10);
+	long v;
 
-	return end != text && *end == '\0' && v > 0 && v <= max ? (int)v : 0;
+	return pn_long(text, 1, max, &v) == 0 && strchr(text, '\n') == NULL ? (int)v : 0;
 }
 
 static void parse_pmu_counters(struct smt_config *cfg, int line, char **word, int n)
@@ -162,10 +161,10 @@ static void parse_pmu_counters(struct smt_config *cfg, int line, char **word, in
 
 static double parse_gbs(const char *text)
 {
-	char *end;
-	double v = strtod(text, &end);
+	double v;
+	const char *end = pn_decimal_prefix(text, &v);
 
-	if (end == text || !(v > 0) || v > 1e5 || (*end && strcmp(end, "GB/s") != 0))
+	if (end == NULL || !(v > 0) || v > 1e5 || (*end && strcmp(end, "GB/s") != 0))
 		return 0;
 	return v;
 }
@@ -183,86 +182,114 @@ static int split_words(char *line, char **word, int max)
 	return n;
 }
 
-int config_load(struct smt_config *cfg, const char *path, int optional)
+static void apply_line(struct smt_config *cfg, int lineno, char *text, int *model_line)
 {
-	char text[1024], *word[SMT_MAX_THREADS + 4];
-	int lineno = 0, model_line = 0;
-	FILE *f;
+	char *word[SMT_MAX_THREADS + 4];
+	int n;
 
+	if ((n = split_words(text, word, SMT_MAX_THREADS + 4)) == 0)
+		return;
+	if (strcmp(word[0], "period") == 0) {
+		unsigned ms = n == 2 ? config_parse_period(word[1]) : 0;
+		if (ms == 0)
+			fail(cfg, lineno, "period takes one duration from %ums to %us, "
+			     "e.g. \"period 1s\" or \"period 500ms\"",
+			     CONFIG_MIN_PERIOD_MS, CONFIG_MAX_PERIOD_MS / 1000);
+		else
+			cfg->period_ms = ms;
+	} else if (strcmp(word[0], "table") == 0) {
+		parse_table(cfg, lineno, word, n);
+	} else if (strcmp(word[0], "model") == 0) {
+		if (n != 2) {
+			fail(cfg, lineno, "model takes one table name");
+		} else {
+			snprintf(cfg->model, sizeof cfg->model, "%s", word[1]);
+			*model_line = lineno;
+		}
+	} else if (strcmp(word[0], "pmu_counters") == 0) {
+		parse_pmu_counters(cfg, lineno, word, n);
+	} else if (strcmp(word[0], "dram_channels") == 0) {
+		int channels = n == 2 ? parse_count(word[1], 12) : 0;
+		if (channels == 0)
+			fail(cfg, lineno, "dram_channels takes a count from 1 to 12");
+		else
+			cfg->dram_channels = channels;
+	} else if (strcmp(word[0], "dram_peak") == 0) {
+		double gbs = n == 2 ? parse_gbs(word[1]) : 0;
+		if (gbs == 0)
+			fail(cfg, lineno, "dram_peak takes GB/s per socket, e.g. \"dram_peak "
+			     "204.8GB/s\"");
+		else
+			cfg->dram_peak_gbs = gbs;
+	} else if (strcmp(word[0], "replay") == 0) {
+		if (n != 2)
+			fail(cfg, lineno, "replay takes one trace file");
+		else
+			snprintf(cfg->replay, sizeof cfg->replay, "%s", word[1]);
+	} else {
+		fail(cfg, lineno, "unknown setting \"%.40s\" (expected period, table, model, "
+		     "pmu_counters, dram_channels, dram_peak or replay)", word[0]);
+	}
+}
+
+static void defaults(struct smt_config *cfg, const char *path)
+{
 	memset(cfg, 0, sizeof *cfg);
 	cfg->period_ms = CONFIG_DEFAULT_PERIOD_MS;
-	if (path == NULL)
-		return 0;
-	snprintf(cfg->path, sizeof cfg->path, "%s", path);
-	if ((f = fopen(path, "r")) == NULL) {
-		int sts = -errno;
-		if (optional && sts == -ENOENT)
-			return 0;
-		cfg->nerrors = 1;
-		snprintf(cfg->first_error, sizeof cfg->first_error, "%s: %s", path, strerror(-sts));
-		smt_log(SMT_LOG_ERROR, "%s", cfg->first_error);
-		return sts;
-	}
-	while (fgets(text, sizeof text, f) != NULL) {
-		int n;
+	if (path)
+		snprintf(cfg->path, sizeof cfg->path, "%s", path);
+}
 
+int config_parse(struct smt_config *cfg, const char *path, const char *text, size_t len)
+{
+	char line[CONFIG_MAX_LINE + 1];
+	int lineno = 0, model_line = 0;
+	size_t at = 0;
+
+	defaults(cfg, path);
+	while (at < len) {
+		const char *start = text + at, *nl = memchr(start, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - start) : len - at;
+
+		at += n + (nl != NULL);
 		lineno++;
-		if (strchr(text, '\n') == NULL && !feof(f)) {
-			int c;
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
-			fail(cfg, lineno, "line longer than %d characters", (int)sizeof text - 2);
-			continue;
-		}
-		if ((n = split_words(text, word, SMT_MAX_THREADS + 4)) == 0)
-			continue;
-		if (strcmp(word[0], "period") == 0) {
-			unsigned ms = n == 2 ? config_parse_period(word[1]) : 0;
-			if (ms == 0)
-				fail(cfg, lineno, "period takes one duration from %ums to %us, "
-				     "e.g. \"period 1s\" or \"period 500ms\"",
-				     CONFIG_MIN_PERIOD_MS, CONFIG_MAX_PERIOD_MS / 1000);
-			else
-				cfg->period_ms = ms;
-		} else if (strcmp(word[0], "table") == 0) {
-			parse_table(cfg, lineno, word, n);
-		} else if (strcmp(word[0], "model") == 0) {
-			if (n != 2)
-				fail(cfg, lineno, "model takes one table name");
-			else {
-				snprintf(cfg->model, sizeof cfg->model, "%s", word[1]);
-				model_line = lineno;
-			}
-		} else if (strcmp(word[0], "pmu_counters") == 0) {
-			parse_pmu_counters(cfg, lineno, word, n);
-		} else if (strcmp(word[0], "dram_channels") == 0) {
-			int channels = n == 2 ? parse_count(word[1], 12) : 0;
-			if (channels == 0)
-				fail(cfg, lineno, "dram_channels takes a count from 1 to 12");
-			else
-				cfg->dram_channels = channels;
-		} else if (strcmp(word[0], "dram_peak") == 0) {
-			double gbs = n == 2 ? parse_gbs(word[1]) : 0;
-			if (gbs == 0)
-				fail(cfg, lineno, "dram_peak takes GB/s per socket, e.g. \"dram_peak "
-				     "204.8GB/s\"");
-			else
-				cfg->dram_peak_gbs = gbs;
-		} else if (strcmp(word[0], "replay") == 0) {
-			if (n != 2)
-				fail(cfg, lineno, "replay takes one trace file");
-			else
-				snprintf(cfg->replay, sizeof cfg->replay, "%s", word[1]);
+		if (n > CONFIG_MAX_LINE) {
+			fail(cfg, lineno, "line longer than %d characters", CONFIG_MAX_LINE);
+		} else if (memchr(start, '\0', n) != NULL) {
+			fail(cfg, lineno, "a NUL byte in the line (not a text file?)");
 		} else {
-			fail(cfg, lineno, "unknown setting \"%s\" (expected period, table, model, "
-			     "pmu_counters, dram_channels, dram_peak or replay)", word[0]);
+			memcpy(line, start, n);
+			line[n] = '\0';
+			apply_line(cfg, lineno, line, &model_line);
 		}
 	}
-	fclose(f);
 	if (cfg->model[0] && config_find_table(cfg, cfg->model) == NULL) {
 		fail(cfg, model_line, "model %s: no such table; choosing per core instead",
 		     cfg->model);
 		cfg->model[0] = '\0';
 	}
 	return cfg->nerrors;
+}
+
+int config_load(struct smt_config *cfg, const char *path, int optional)
+{
+	char why[64], *text;
+	size_t len;
+	int sts;
+
+	defaults(cfg, path);
+	if (path == NULL)
+		return 0;
+	if ((sts = rf_load(-1, path, CONFIG_MAX_BYTES, &text, &len)) < 0) {
+		if (optional && sts == -ENOENT)
+			return 0;
+		cfg->nerrors = 1;
+		snprintf(cfg->first_error, sizeof cfg->first_error, "%s: %s", path,
+			 rf_strerror(sts, CONFIG_MAX_BYTES, why, sizeof why));
+		smt_log(SMT_LOG_ERROR, "%s", cfg->first_error);
+		return sts;
+	}
+	sts = config_parse(cfg, path, text, len);
+	free(text);
+	return sts;
 }

@@ -20,6 +20,7 @@
 #define SMTCPU_CONFIG_H
 
 #include <limits.h>
+#include <stddef.h>
 
 #include "smtmodel.h"
 
@@ -28,6 +29,8 @@
 #define CONFIG_DEFAULT_PERIOD_MS 1000
 #define CONFIG_MIN_PERIOD_MS 10
 #define CONFIG_MAX_PERIOD_MS 86400000u
+#define CONFIG_MAX_LINE 1022		/* characters, without the newline */
+#define CONFIG_MAX_BYTES (1 << 20)	/* a configuration file is read whole */
 
 struct smt_config {
 	char path[PATH_MAX];
@@ -46,8 +49,12 @@ struct smt_config {
 
 /* Defaults, then path's settings.  A missing file is not an error when
  * optional.  Returns the number of errors (each logged), or -errno when the
- * file cannot be read. */
+ * file cannot be read: not a regular file, or over CONFIG_MAX_BYTES. */
 int config_load(struct smt_config *cfg, const char *path, int optional);
+
+/* Defaults, then the settings in text (len bytes, which may hold NULs);
+ * path names it in messages.  Returns the number of errors. */
+int config_parse(struct smt_config *cfg, const char *path, const char *text, size_t len);
 
 /* A table by name: the file's first, then the built-in ones; NULL if none. */
 const struct smt_table *config_find_table(const struct smt_config *cfg, const char *name);

@@ -21,6 +21,11 @@
  * moves one step on.  A group with no reading in a step keeps its last one
  * (its counters stood still).  After the last step every group stands still and
  * ctr_replay_ended() is true.  Numbers are decimal or 0x-hex.
+ *
+ * Bounds: a trace of at most REPLAY_MAX_BYTES, REPLAY_MAX_GROUPS groups, and
+ * REPLAY_MAX_READINGS group readings in all (groups x steps); past any of
+ * them the trace is refused with the reason.  The file is read whole, its
+ * groups and steps counted, and everything allocated once.
  */
 #include "counters.h"
 
@@ -29,7 +34,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parsenum.h"
+#include "readfile.h"
+
 #define REPLAY_ID_MAX 32
+#define REPLAY_MAX_BYTES (64 << 20)
+#define REPLAY_MAX_GROUPS 4096
+#define REPLAY_MAX_READINGS (1 << 20)	/* 144 MiB of readings */
 
 struct replay_group {
 	char id[REPLAY_ID_MAX];
@@ -37,14 +48,17 @@ struct replay_group {
 	unsigned fail_times, failed;	/* error the first fail_times opens, 0: always */
 	uint32_t type;
 	uint64_t config[CTR_GROUP_MAX];
-	struct ctr_reading *step;	/* [nsteps]; a step without a reading copies the last */
 	int opened;
 };
 
 struct replay_backend {
 	struct ctr_backend base;	/* first: the interface is a cast away */
-	struct replay_group *group;
+	struct replay_group *group;	/* [ngroups] */
 	int ngroups, nsteps;
+	size_t cap_groups, cap_steps;	/* what the first pass counted and allocated */
+	struct ctr_reading *reading;	/* [nsteps][ngroups]; a step without a reading copies the last */
+	int *index;			/* hash of group ids: [nindex] group + 1, 0 empty */
+	unsigned nindex;
 	int step;			/* served now: 0 when opened, +1 every pass */
 	int *handle;			/* [max]: the group each open handle serves, -1 free */
 	int max;
@@ -55,27 +69,42 @@ static const struct { const char *name; int code; } errnames[] = {
 	{ "ENOENT", ENOENT }, { "EINVAL", EINVAL }, { "EOPNOTSUPP", EOPNOTSUPP },
 };
 
-static int parse_u64(const char *s, uint64_t *v)
+static unsigned hash(const char *id)
 {
-	char *end;
+	unsigned h = 2166136261u;
 
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return end != s && *end == '\0' && errno == 0 && *s != '-' ? 0 : -1;
+	while (*id)
+		h = (h ^ (unsigned char)*id++) * 16777619u;
+	return h;
+}
+
+/* The slot of id in the index: its group's, or the empty one it would take. */
+static int *slot(struct replay_backend *rb, const char *id)
+{
+	for (unsigned i = hash(id) & (rb->nindex - 1);; i = (i + 1) & (rb->nindex - 1)) {
+		int *at = &rb->index[i];
+
+		if (*at == 0 || strcmp(rb->group[*at - 1].id, id) == 0)
+			return at;
+	}
 }
 
 static struct replay_group *find(struct replay_backend *rb, const char *id)
 {
-	for (int i = 0; i < rb->ngroups; i++)
-		if (strcmp(rb->group[i].id, id) == 0)
-			return &rb->group[i];
-	return NULL;
+	int at = *slot(rb, id);
+
+	return at ? &rb->group[at - 1] : NULL;
+}
+
+static struct ctr_reading *reading(struct replay_backend *rb, int step, int group)
+{
+	return &rb->reading[(size_t)step * (size_t)rb->ngroups + (size_t)group];
 }
 
 /* "group ID CPU TYPE CONFIGS [error NAME]" */
 static int parse_group(struct replay_backend *rb, char **w, int nw, char *why, size_t whysize)
 {
-	struct replay_group *g, *grown;
+	struct replay_group *g;
 	uint64_t cpu, type;
 	char *save, *tok;
 
@@ -84,34 +113,38 @@ static int parse_group(struct replay_backend *rb, char **w, int nw, char *why, s
 			 "[error ERRNO [TIMES]]\"");
 		return -1;
 	}
+	if ((size_t)rb->ngroups == rb->cap_groups)
+		return -1;	/* cannot happen: the first pass counted every group line */
 	if (strlen(w[1]) >= REPLAY_ID_MAX || find(rb, w[1]) || rb->nsteps > 0) {
-		snprintf(why, whysize, "group %s: duplicate, too long, or after the first step", w[1]);
+		snprintf(why, whysize, "group %.40s: duplicate, too long, or after the first step",
+			 w[1]);
 		return -1;
 	}
-	if (parse_u64(w[2], &cpu) < 0 || cpu > 1 << 20 || parse_u64(w[3], &type) < 0 ||
+	if (pn_u64(w[2], &cpu) < 0 || cpu > 1 << 20 || pn_u64(w[3], &type) < 0 ||
 	    type > UINT32_MAX) {
 		snprintf(why, whysize, "group %s: CPU and TYPE must be numbers", w[1]);
 		return -1;
 	}
-	if ((grown = realloc(rb->group, (size_t)(rb->ngroups + 1) * sizeof *grown)) == NULL)
-		return -1;
-	rb->group = grown;
 	g = &rb->group[rb->ngroups];
 	memset(g, 0, sizeof *g);
 	snprintf(g->id, sizeof g->id, "%s", w[1]);
 	g->cpu = (int)cpu;
 	g->type = (uint32_t)type;
 	for (tok = strtok_r(w[4], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (g->n == CTR_GROUP_MAX || parse_u64(tok, &g->config[g->n]) < 0) {
+		if (g->n == CTR_GROUP_MAX || pn_u64(tok, &g->config[g->n]) < 0) {
 			snprintf(why, whysize, "group %s: bad CONFIG list", w[1]);
 			return -1;
 		}
 		g->n++;
 	}
+	if (g->n == 0) {
+		snprintf(why, whysize, "group %s: bad CONFIG list", w[1]);
+		return -1;
+	}
 	if (nw >= 7) {
 		uint64_t times = 0;
 
-		if (nw == 8 && (parse_u64(w[7], &times) < 0 || times == 0 || times > 1000000)) {
+		if (nw == 8 && (pn_u64(w[7], &times) < 0 || times == 0 || times > 1000000)) {
 			snprintf(why, whysize, "group %s: TIMES must be a positive count", w[1]);
 			return -1;
 		}
@@ -120,28 +153,21 @@ static int parse_group(struct replay_backend *rb, char **w, int nw, char *why, s
 			if (strcmp(w[6], errnames[i].name) == 0)
 				g->error = errnames[i].code;
 		if (g->error == 0) {
-			snprintf(why, whysize, "group %s: unknown error %s", w[1], w[6]);
+			snprintf(why, whysize, "group %s: unknown error %.40s", w[1], w[6]);
 			return -1;
 		}
 	}
-	rb->ngroups++;
+	*slot(rb, g->id) = ++rb->ngroups;
 	return 0;
 }
 
 static int add_step(struct replay_backend *rb)
 {
-	for (int i = 0; i < rb->ngroups; i++) {
-		struct replay_group *g = &rb->group[i];
-		struct ctr_reading *grown = realloc(g->step, (size_t)(rb->nsteps + 1) * sizeof *grown);
-
-		if (grown == NULL)
-			return -1;
-		g->step = grown;
-		if (rb->nsteps > 0)
-			g->step[rb->nsteps] = g->step[rb->nsteps - 1];
-		else
-			memset(&g->step[0], 0, sizeof g->step[0]);
-	}
+	if ((size_t)rb->nsteps == rb->cap_steps)
+		return -1;	/* cannot happen: the first pass counted every step line */
+	if (rb->nsteps > 0)
+		memcpy(reading(rb, rb->nsteps, 0), reading(rb, rb->nsteps - 1, 0),
+		       (size_t)rb->ngroups * sizeof *rb->reading);
 	rb->nsteps++;
 	return 0;
 }
@@ -153,51 +179,109 @@ static int parse_reading(struct replay_backend *rb, char **w, int nw, char *why,
 	struct ctr_reading *r;
 
 	if (g == NULL || rb->nsteps == 0) {
-		snprintf(why, whysize, "\"%s\" is not a declared group, or comes before \"step\"", w[0]);
+		snprintf(why, whysize, "\"%.40s\" is not a declared group, or comes before \"step\"",
+			 w[0]);
 		return -1;
 	}
 	if (nw != 3 + g->n) {
 		snprintf(why, whysize, "group %s: expected ENABLED RUNNING and %d counts", g->id, g->n);
 		return -1;
 	}
-	r = &g->step[rb->nsteps - 1];
-	if (parse_u64(w[1], &r->enabled) < 0 || parse_u64(w[2], &r->running) < 0) {
+	r = reading(rb, rb->nsteps - 1, (int)(g - rb->group));
+	if (pn_u64(w[1], &r->enabled) < 0 || pn_u64(w[2], &r->running) < 0) {
 		snprintf(why, whysize, "group %s: ENABLED and RUNNING must be numbers", g->id);
 		return -1;
 	}
 	for (int i = 0; i < g->n; i++)
-		if (parse_u64(w[3 + i], &r->value[i]) < 0) {
-			snprintf(why, whysize, "group %s: count \"%s\" is not a number", g->id, w[3 + i]);
+		if (pn_u64(w[3 + i], &r->value[i]) < 0) {
+			snprintf(why, whysize, "group %s: count \"%.40s\" is not a number", g->id,
+				 w[3 + i]);
 			return -1;
 		}
 	return 0;
 }
 
-static int parse_file(struct replay_backend *rb, FILE *f, const char *path, char *why,
-		      size_t whysize)
+/* The line's first word, after blanks: "group", "step", or anything. */
+static int starts_with(const char *line, const char *end, const char *word)
 {
-	char line[4096], *w[3 + CTR_GROUP_MAX + 1], detail[200];
+	size_t n = strlen(word);
+
+	while (line < end && (*line == ' ' || *line == '\t' || *line == '\r'))
+		line++;
+	return (size_t)(end - line) >= n && memcmp(line, word, n) == 0 &&
+	       (line + n == end || strchr(" \t\r#", line[n]) != NULL);
+}
+
+/* First pass: how many groups and steps, to allocate once. */
+static int count(struct replay_backend *rb, const char *text, size_t len, const char *path,
+		 char *why, size_t whysize)
+{
+	size_t groups = 0, steps = 0;
+
+	for (const char *line = text, *end; line < text + len; line = end + 1) {
+		if ((end = memchr(line, '\n', (size_t)(text + len - line))) == NULL)
+			end = text + len;
+		groups += starts_with(line, end, "group");
+		steps += starts_with(line, end, "step");
+	}
+	if (groups > REPLAY_MAX_GROUPS) {
+		snprintf(why, whysize, "%s: more than %d groups", path, REPLAY_MAX_GROUPS);
+		return -1;
+	}
+	if (steps > 0 && groups > 0 && steps > REPLAY_MAX_READINGS / groups) {
+		snprintf(why, whysize, "%s: %zu groups x %zu steps is more than %d readings", path,
+			 groups, steps, REPLAY_MAX_READINGS);
+		return -1;
+	}
+	for (rb->nindex = 16; rb->nindex < 2 * groups; rb->nindex *= 2)
+		;
+	rb->group = calloc(groups ? groups : 1, sizeof *rb->group);
+	rb->index = calloc(rb->nindex, sizeof *rb->index);
+	rb->reading = calloc(groups > 0 && steps > 0 ? groups * steps : 1, sizeof *rb->reading);
+	rb->cap_groups = groups;
+	rb->cap_steps = steps;
+	if (rb->group == NULL || rb->index == NULL || rb->reading == NULL) {
+		snprintf(why, whysize, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_text(struct replay_backend *rb, char *text, size_t len, const char *path,
+		      char *why, size_t whysize)
+{
+	char *w[3 + CTR_GROUP_MAX + 1], detail[200], *line, *next;
 	int lineno = 0;
 
-	while (fgets(line, sizeof line, f) != NULL) {
-		char *hash = strchr(line, '#'), *save;
+	if (count(rb, text, len, path, why, whysize) < 0)
+		return -1;
+	for (line = text; line < text + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(text + len - line)), *hash, *save;
 		int nw = 0, sts;
 
+		next = nl ? nl + 1 : text + len;
+		if (nl)
+			*nl = '\0';
 		lineno++;
-		if (hash)
+		if (strlen(line) != (size_t)((nl ? nl : text + len) - line)) {
+			snprintf(why, whysize, "%s:%d: a NUL byte in the line", path, lineno);
+			return -1;
+		}
+		if ((hash = strchr(line, '#')) != NULL)
 			*hash = '\0';
-		for (char *t = strtok_r(line, " \t\r\n", &save); t && nw < (int)(sizeof w / sizeof w[0]);
-		     t = strtok_r(NULL, " \t\r\n", &save))
+		for (char *t = strtok_r(line, " \t\r", &save); t && nw < (int)(sizeof w / sizeof w[0]);
+		     t = strtok_r(NULL, " \t\r", &save))
 			w[nw++] = t;
 		if (nw == 0)
 			continue;
 		detail[0] = '\0';
-		if (strcmp(w[0], "group") == 0)
+		if (strcmp(w[0], "group") == 0) {
 			sts = parse_group(rb, w, nw, detail, sizeof detail);
-		else if (strcmp(w[0], "step") == 0)
+		} else if (strcmp(w[0], "step") == 0) {
 			sts = nw == 1 ? add_step(rb) : -1;
-		else
+		} else {
 			sts = parse_reading(rb, w, nw, detail, sizeof detail);
+		}
 		if (sts < 0) {
 			snprintf(why, whysize, "%s:%d: %s", path, lineno,
 				 detail[0] ? detail : "malformed line");
@@ -247,7 +331,7 @@ static int replay_read_group(struct ctr_backend *b, int handle, struct ctr_readi
 	struct replay_backend *rb = (struct replay_backend *)b;
 	int step = rb->step < rb->nsteps ? rb->step : rb->nsteps - 1;
 
-	*r = rb->group[rb->handle[handle]].step[step];
+	*r = *reading(rb, step, rb->handle[handle]);
 	return 0;
 }
 
@@ -273,9 +357,9 @@ static void replay_destroy(struct ctr_backend *b)
 {
 	struct replay_backend *rb = (struct replay_backend *)b;
 
-	for (int i = 0; i < rb->ngroups; i++)
-		free(rb->group[i].step);
 	free(rb->group);
+	free(rb->index);
+	free(rb->reading);
 	free(rb->handle);
 	free(rb);
 }
@@ -294,7 +378,9 @@ int ctr_replay_ended(const struct ctr_backend *b)
 struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, size_t whysize)
 {
 	struct replay_backend *rb = calloc(1, sizeof *rb);
-	FILE *f;
+	char reason[64], *text;
+	size_t len;
+	int sts;
 
 	if (rb == NULL || (rb->handle = malloc((size_t)(max_groups > 0 ? max_groups : 1) *
 					       sizeof *rb->handle)) == NULL) {
@@ -307,16 +393,17 @@ struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, 
 	rb->max = max_groups;
 	for (int h = 0; h < max_groups; h++)
 		rb->handle[h] = -1;
-	if ((f = fopen(path, "r")) == NULL) {
-		snprintf(why, whysize, "%s: %s", path, strerror(errno));
+	if ((sts = rf_load(-1, path, REPLAY_MAX_BYTES, &text, &len)) < 0) {
+		snprintf(why, whysize, "%s: %s", path,
+			 rf_strerror(sts, REPLAY_MAX_BYTES, reason, sizeof reason));
 		replay_destroy(&rb->base);
 		return NULL;
 	}
-	if (parse_file(rb, f, path, why, whysize) < 0) {
-		fclose(f);
+	sts = parse_text(rb, text, len, path, why, whysize);
+	free(text);
+	if (sts < 0) {
 		replay_destroy(&rb->base);
 		return NULL;
 	}
-	fclose(f);
 	return &rb->base;
 }

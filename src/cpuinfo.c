@@ -1,11 +1,14 @@
 #include "cpuinfo.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "parsenum.h"
+#include "readfile.h"
 #include "sysroot.h"
 
 /* Splits "key\t: value\n" in place; returns the value or NULL. */
@@ -43,52 +46,74 @@ static bool kvm_device_tree(void)
 	       strncmp(text, "linux,kvm", 9) == 0;
 }
 
+/* A small decimal at the start of s, or 0. */
+static int small_number(const char *s)
+{
+	uint64_t v;
+
+	return pn_u64_prefix(s, &v) != NULL && v <= INT_MAX ? (int)v : 0;
+}
+
+static void parse_line(struct cpuinfo *info, char *line)
+{
+	char *key, *value;
+	uint64_t u;
+	double d;
+
+	if ((value = split(line, &key)) == NULL)
+		return;
+	if (strcmp(key, "cpu") == 0 && info->cpu_name[0] == '\0') {
+		copy(info->cpu_name, sizeof info->cpu_name, value);
+		if (strncmp(value, "POWER", 5) == 0) {
+			info->arch = CPU_ARCH_POWER;
+			info->power_generation = small_number(value + 5);
+		}
+	} else if (strcmp(key, "timebase") == 0) {
+		info->timebase = pn_u64_prefix(value, &u) ? u : 0;
+	} else if (strcmp(key, "clock") == 0 && info->clock_mhz == 0) {
+		info->clock_mhz = pn_decimal_prefix(value, &d) ? d : 0;
+	} else if (strcmp(key, "platform") == 0) {
+		copy(info->platform, sizeof info->platform, value);
+	} else if (strcmp(key, "machine") == 0) {
+		copy(info->machine, sizeof info->machine, value);
+	} else if (strcmp(key, "vendor_id") == 0 && info->vendor[0] == '\0') {
+		copy(info->vendor, sizeof info->vendor, value);
+		info->arch = CPU_ARCH_X86;
+	} else if (strcmp(key, "cpu family") == 0 && info->family == 0) {
+		info->family = small_number(value);
+	} else if (strcmp(key, "model") == 0 && info->model == 0 && info->arch == CPU_ARCH_X86) {
+		info->model = small_number(value);
+	} else if (strcmp(key, "model name") == 0 && info->cpu_name[0] == '\0') {
+		copy(info->cpu_name, sizeof info->cpu_name, value);
+	} else if (strcmp(key, "flags") == 0 && !info->hypervisor) {
+		info->hypervisor = strstr(value, " hypervisor") != NULL ||
+				   strncmp(value, "hypervisor", 10) == 0;
+	}
+}
+
+void cpuinfo_parse(struct cpuinfo *info, char *text)
+{
+	memset(info, 0, sizeof *info);
+	for (char *line = text, *next; line && *line; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		parse_line(info, line);
+	}
+}
+
 int cpuinfo_read(struct cpuinfo *info)
 {
-	char line[4096], *key, *value;
-	FILE *f;
-	int fd;
+	char *text;
+	size_t len;
+	int fd, sts;
 
 	memset(info, 0, sizeof *info);
 	if ((fd = sr_open("/proc/cpuinfo")) < 0)
 		return fd;
-	if ((f = fdopen(fd, "r")) == NULL) {
-		int sts = -errno;
-		close(fd);
+	if ((sts = rf_load(fd, NULL, CPUINFO_MAX_BYTES, &text, &len)) < 0)
 		return sts;
-	}
-	while (fgets(line, sizeof line, f) != NULL) {
-		if ((value = split(line, &key)) == NULL)
-			continue;
-		if (strcmp(key, "cpu") == 0 && info->cpu_name[0] == '\0') {
-			copy(info->cpu_name, sizeof info->cpu_name, value);
-			if (strncmp(value, "POWER", 5) == 0) {
-				info->arch = CPU_ARCH_POWER;
-				info->power_generation = atoi(value + 5);
-			}
-		} else if (strcmp(key, "timebase") == 0) {
-			info->timebase = strtoull(value, NULL, 10);
-		} else if (strcmp(key, "clock") == 0 && info->clock_mhz == 0) {
-			info->clock_mhz = strtod(value, NULL);
-		} else if (strcmp(key, "platform") == 0) {
-			copy(info->platform, sizeof info->platform, value);
-		} else if (strcmp(key, "machine") == 0) {
-			copy(info->machine, sizeof info->machine, value);
-		} else if (strcmp(key, "vendor_id") == 0 && info->vendor[0] == '\0') {
-			copy(info->vendor, sizeof info->vendor, value);
-			info->arch = CPU_ARCH_X86;
-		} else if (strcmp(key, "cpu family") == 0 && info->family == 0) {
-			info->family = atoi(value);
-		} else if (strcmp(key, "model") == 0 && info->model == 0 && info->arch == CPU_ARCH_X86) {
-			info->model = atoi(value);
-		} else if (strcmp(key, "model name") == 0 && info->cpu_name[0] == '\0') {
-			copy(info->cpu_name, sizeof info->cpu_name, value);
-		} else if (strcmp(key, "flags") == 0 && !info->hypervisor) {
-			info->hypervisor = strstr(value, " hypervisor") != NULL ||
-					   strncmp(value, "hypervisor", 10) == 0;
-		}
-	}
-	fclose(f);
+	cpuinfo_parse(info, text);
+	free(text);
 	if (info->arch == CPU_ARCH_POWER)
 		info->kvm_guest = strstr(info->machine, "emulated by qemu") != NULL ||
 				  kvm_device_tree();

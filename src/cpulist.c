@@ -1,8 +1,19 @@
 #include "cpulist.h"
 
-#include <ctype.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+
+#include "parsenum.h"
+
+static const char *cpu_number(const char *s, int *cpu)
+{
+	uint64_t v;
+
+	if ((s = pn_u64_prefix(s, &v)) == NULL || v >= CPULIST_MAX_CPUS)
+		return NULL;
+	*cpu = (int)v;
+	return s;
+}
 
 /* Walks a list, calling visit(lo, hi) for each range; -1 if malformed. */
 static int walk(const char *s, int (*visit)(int lo, int hi, void *arg), void *arg)
@@ -10,22 +21,14 @@ static int walk(const char *s, int (*visit)(int lo, int hi, void *arg), void *ar
 	while (*s == ' ')
 		s++;
 	while (*s && *s != '\n') {
-		char *end;
-		long lo, hi;
+		int lo, hi;
 
-		if (!isdigit((unsigned char)*s))
+		if ((s = cpu_number(s, &lo)) == NULL)
 			return -1;
-		lo = hi = strtol(s, &end, 10);
-		s = end;
-		if (*s == '-') {
-			if (!isdigit((unsigned char)s[1]))
-				return -1;
-			hi = strtol(s + 1, &end, 10);
-			s = end;
-		}
-		if (hi < lo || hi > 1 << 20)
+		hi = lo;
+		if (*s == '-' && (s = cpu_number(s + 1, &hi)) == NULL)
 			return -1;
-		if (visit((int)lo, (int)hi, arg) < 0)
+		if (hi < lo || visit(lo, hi, arg) < 0)
 			return -1;
 		if (*s == ',')
 			s++;
@@ -71,4 +74,46 @@ int cpulist_span(const char *text)
 {
 	int span = 0;
 	return walk(text, widen, &span) < 0 ? -1 : span;
+}
+
+static int lowest(int lo, int hi, void *arg)
+{
+	int *first = arg;
+	(void)hi;
+	if (*first < 0 || lo < *first)
+		*first = lo;
+	return 0;
+}
+
+int cpulist_first(const char *text)
+{
+	int first = -1;
+	return walk(text, lowest, &first) < 0 ? -1 : first;
+}
+
+struct collect { int *cpus, max, n; };
+
+static int add_range(int lo, int hi, void *arg)
+{
+	struct collect *c = arg;
+
+	if (c->n > 0 && lo <= c->cpus[c->n - 1])
+		return -1;	/* the kernel prints a bitmap: ascending, once each */
+	for (int cpu = lo; cpu <= hi; cpu++) {
+		if (c->n == c->max) {
+			c->n++;	/* cut: one more than max says so */
+			return -1;
+		}
+		c->cpus[c->n++] = cpu;
+	}
+	return 0;
+}
+
+int cpulist_collect(const char *text, int *cpus, int max)
+{
+	struct collect c = { cpus, max, 0 };
+
+	if (walk(text, add_range, &c) < 0 && c.n <= max)
+		return -1;
+	return c.n;
 }

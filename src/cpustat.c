@@ -1,24 +1,34 @@
 #include "cpustat.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "parsenum.h"
+#include "readfile.h"
 #include "sysroot.h"
+
+/*
+ * The longest per-CPU line the kernel can print (show_stat: "cpu" and a
+ * number, ten 64-bit fields) is under 256 bytes, so the per-CPU lines of
+ * every possible CPU and the total line fit in this; the rest of the file
+ * (intr, ctxt, softirq ...) is not needed and may be cut off.
+ */
+static size_t bound(int ncpus)
+{
+	return 4096 + 256 * ((size_t)ncpus + 1);
+}
 
 int cpustat_open(struct cpustat *cs, int ncpus)
 {
-	ssize_t len;
-
 	memset(cs, 0, sizeof *cs);
 	cs->ncpus = ncpus;
 	cs->now = calloc((size_t)(ncpus ? ncpus : 1), sizeof *cs->now);
 	cs->seen = calloc((size_t)(ncpus ? ncpus : 1), 1);
-	/* About 100 bytes a CPU line, plus the rest of the file; doubled
-	 * below until a whole read fits, with room to spare. */
-	cs->bufsize = 4096 + 256 * (size_t)ncpus;
+	cs->bufsize = bound(ncpus);
 	cs->buf = malloc(cs->bufsize);
 	cs->fd = sr_open("/proc/stat");
 	if (!cs->now || !cs->seen || !cs->buf) {
@@ -28,14 +38,6 @@ int cpustat_open(struct cpustat *cs, int ncpus)
 	if (cs->fd < 0) {
 		cs->error = -cs->fd;
 		return cs->fd;
-	}
-	while ((len = sr_pread_all(cs->fd, cs->buf, cs->bufsize)) >= 0 &&
-	       (size_t)len >= cs->bufsize / 2) {
-		char *bigger = realloc(cs->buf, cs->bufsize * 2);
-		if (bigger == NULL)
-			break;
-		cs->buf = bigger;
-		cs->bufsize *= 2;
 	}
 	return 0;
 }
@@ -51,24 +53,12 @@ void cpustat_close(struct cpustat *cs)
 	cs->fd = -1;
 }
 
-/* Parses one unsigned decimal; NULL if there is none. */
+/* One unsigned decimal after spaces; NULL if there is none or it overflows. */
 static const char *number(const char *s, uint64_t *value)
 {
-	uint64_t v = 0;
-
 	while (*s == ' ')
 		s++;
-	if (*s < '0' || *s > '9')
-		return NULL;
-	while (*s >= '0' && *s <= '9') {
-		uint64_t next = v * 10 + (uint64_t)(*s - '0');
-		if (next < v)
-			return NULL;	/* more than 64 bits */
-		v = next;
-		s++;
-	}
-	*value = v;
-	return s;
+	return pn_u64_prefix(s, value);
 }
 
 static const char *line_end(const char *s)
@@ -118,12 +108,14 @@ static int parse_line(struct cpustat *cs, const char *s, const char *end)
 	return 0;
 }
 
-int cpustat_parse(struct cpustat *cs, const char *text)
+/* Sets *ended when a line other than a CPU's followed the CPU lines. */
+static int parse(struct cpustat *cs, const char *text, bool *ended)
 {
 	const char *s = text;
 
 	memset(cs->seen, 0, (size_t)cs->ncpus);
 	cs->nseen = 0;
+	*ended = false;
 	while (*s) {
 		const char *end = line_end(s);
 
@@ -131,16 +123,25 @@ int cpustat_parse(struct cpustat *cs, const char *text)
 			if (s[3] != ' ')	/* "cpu " is the all-CPU total */
 				parse_line(cs, s, end);
 		} else if (cs->nseen > 0) {
-			break;			/* per-CPU lines come first, together */
+			*ended = true;		/* per-CPU lines come first, together */
+			break;
 		}
 		s = *end ? end + 1 : end;
 	}
 	return cs->nseen;
 }
 
+int cpustat_parse(struct cpustat *cs, const char *text)
+{
+	bool ended;
+
+	return parse(cs, text, &ended);
+}
+
 int cpustat_read(struct cpustat *cs)
 {
 	ssize_t len;
+	bool ended;
 
 	memset(cs->seen, 0, (size_t)cs->ncpus);
 	cs->nseen = 0;
@@ -151,22 +152,31 @@ int cpustat_read(struct cpustat *cs)
 			return cs->fd;
 		}
 	}
-	len = sr_pread_all(cs->fd, cs->buf, cs->bufsize);
+	len = rf_pread(cs->fd, cs->buf, cs->bufsize);
+	if (len == -EFBIG) {
+		/* Only the per-CPU lines matter: drop the partial last line,
+		 * and take the rest if those lines ended inside the bound. */
+		char *nl = strrchr(cs->buf, '\n');
+		if (nl)
+			nl[1] = '\0';
+		if (parse(cs, cs->buf, &ended) >= 0 && ended) {
+			cs->error = 0;
+			return cs->nseen;
+		}
+		memset(cs->seen, 0, (size_t)cs->ncpus);
+		cs->nseen = 0;
+	}
 	if (len < 0) {
 		cs->error = (int)-len;
 		return (int)len;
 	}
-	if ((size_t)len == cs->bufsize - 1) {
-		/* The file outgrew the buffer (CPUs came online): grow once. */
-		char *bigger = realloc(cs->buf, cs->bufsize * 2);
-		if (bigger != NULL) {
-			cs->buf = bigger;
-			cs->bufsize *= 2;
-			return cpustat_read(cs);
-		}
-	}
 	cs->error = 0;
-	return cpustat_parse(cs, cs->buf);
+	return parse(cs, cs->buf, &ended);
+}
+
+size_t cpustat_bound(const struct cpustat *cs)
+{
+	return cs->bufsize - 2;
 }
 
 uint64_t cpustat_busy(const struct cpustat_times *t)

@@ -1,6 +1,7 @@
 /*
  * Per-CPU times from /proc/stat, in USER_HZ ticks.  The file stays open and
- * is re-read with pread into a buffer sized at start-up.
+ * is re-read with pread into a buffer sized at start-up for the per-CPU
+ * lines of every possible CPU.
  */
 #ifndef SMTCPU_CPUSTAT_H
 #define SMTCPU_CPUSTAT_H
@@ -33,12 +34,17 @@ int cpustat_open(struct cpustat *cs, int ncpus);
 void cpustat_close(struct cpustat *cs);
 
 /* Re-reads the file.  Malformed lines are logged once and left unseen.
- * Returns the number of CPUs seen, or -errno (then nothing is seen). */
+ * Returns the number of CPUs seen, or -errno (then nothing is seen):
+ * -EFBIG when the per-CPU lines run past cpustat_bound() bytes. */
 int cpustat_read(struct cpustat *cs);
 
 /* Parses "cpuN f0 f1 ..." lines from text; the engine of cpustat_read,
  * exposed for tests.  Returns the number of CPUs seen. */
 int cpustat_parse(struct cpustat *cs, const char *text);
+
+/* The most of /proc/stat read: more than the per-CPU lines of every
+ * possible CPU can take. */
+size_t cpustat_bound(const struct cpustat *cs);
 
 /* Busy ticks: user + nice + system + irq + softirq (guest time is already
  * inside user and nice).  Window ticks: everything but steal and guest. */

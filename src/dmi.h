@@ -7,6 +7,10 @@
 #define SMTCPU_DMI_H
 
 #define DMI_MAX_DEVICES 256
+/* SMBIOS 2.x tables are at most 65535 bytes (a 16-bit length); 3.x tables
+ * of servers stay well under this. */
+#define DMI_TABLE_MAX (1 << 20)
+#define DMI_TABLE_MAX_TEXT "1048576"
 
 struct dmi_memory {
 	int devices;		/* type 17 records */
@@ -18,7 +22,7 @@ struct dmi_memory {
 };
 
 /* Reads and parses the table.  Returns 0, -ENOENT without one, -EINVAL when
- * it has no populated device with a speed. */
+ * it has no populated device with a speed, -EFBIG past DMI_TABLE_MAX. */
 int dmi_memory_read(struct dmi_memory *m);
 
 /* Parses a table already in memory (for tests). */

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "parsenum.h"
+#include "readfile.h"
 #include "sysroot.h"
 
 const char *const lparcfg_key_names[LPAR_NKEYS] = {
@@ -13,9 +15,6 @@ const char *const lparcfg_key_names[LPAR_NKEYS] = {
 	"partition_active_processors", "pool", "pool_capacity", "pool_num_procs",
 	"pool_idle_time", "purr", "tbr",
 };
-
-/* Comfortably more than the ~100 lines the kernel writes. */
-#define LPARCFG_BUFSIZE 16384
 
 int lparcfg_open(struct lparcfg *l)
 {
@@ -64,7 +63,7 @@ int lparcfg_parse(struct lparcfg *l, char *text)
 		return -EINVAL;
 	}
 	for (; line && *line; line = next) {
-		char *eq, *end;
+		char *eq;
 		int k;
 
 		if ((next = strchr(line, '\n')) != NULL)
@@ -82,9 +81,9 @@ int lparcfg_parse(struct lparcfg *l, char *text)
 		*eq = '\0';
 		if ((k = key_index(line)) < 0)
 			continue;
-		errno = 0;
-		long long v = strtoll(eq + 1, &end, 10);
-		if (end == eq + 1 || *end != '\0' || errno) {
+		int64_t v;
+		const char *end = pn_i64_prefix(eq + 1, &v);
+		if (end == NULL || *end != '\0') {
 			smt_log_once(SMT_LOG_WARNING, "lparcfg: %s=%.20s is not a number",
 				     line, eq + 1);
 			continue;
@@ -102,7 +101,8 @@ int lparcfg_read(struct lparcfg *l)
 
 	if (l->fd < 0)
 		return -(l->error ? l->error : ENOENT);
-	if ((len = sr_pread_all(l->fd, l->buf, (size_t)l->bufsize)) < 0) {
+	/* A file past the bound is an error, not a cut value. */
+	if ((len = rf_pread(l->fd, l->buf, (size_t)l->bufsize)) < 0) {
 		l->error = (int)-len;
 		memset(l->have, 0, sizeof l->have);
 		return (int)len;

@@ -29,6 +29,10 @@ enum lpar_key {
 
 extern const char *const lparcfg_key_names[LPAR_NKEYS];
 
+/* Comfortably more than the ~100 lines the kernel writes. */
+#define LPARCFG_BUFSIZE 16384
+#define LPARCFG_BOUND (LPARCFG_BUFSIZE - 2)
+
 struct lparcfg {
 	int fd;				/* -1 when there is no file */
 	char *buf;
@@ -45,7 +49,8 @@ struct lparcfg {
 int lparcfg_open(struct lparcfg *l);
 void lparcfg_close(struct lparcfg *l);
 
-/* Re-reads the file.  Returns the number of known keys read, or -errno. */
+/* Re-reads the file.  Returns the number of known keys read, or -errno
+ * (-EFBIG past LPARCFG_BOUND bytes); on error no key has a value. */
 int lparcfg_read(struct lparcfg *l);
 
 /* The engine of lparcfg_read, exposed for tests: text is modified. */

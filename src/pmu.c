@@ -78,15 +78,14 @@ int pmu_discover(struct pmu *p, const char *name, char *why, size_t whysize)
 		snprintf(why, whysize, "no %s PMU in " PMU_DIR, name);
 		return -ENOENT;
 	}
-	if ((sts = sr_read_long(&type, PMU_DIR "/%s/type", name)) < 0 || type < 0 ||
-	    type > UINT32_MAX) {
+	if ((sts = sr_read_long(&type, 0, UINT32_MAX, PMU_DIR "/%s/type", name)) < 0) {
 		snprintf(why, whysize, "%s PMU: type is not a number", name);
 		return -EINVAL;
 	}
 	p->type = (uint32_t)type;
 	if ((sts = read_cpumask(p, why, whysize)) < 0 || (sts = read_fields(p, why, whysize)) < 0)
 		return sts;
-	if (sr_read_long(&ms, PMU_DIR "/%s/perf_event_mux_interval_ms", name) == 0 && ms > 0)
+	if (sr_read_long(&ms, 0, INT_MAX, PMU_DIR "/%s/perf_event_mux_interval_ms", name) == 0 && ms > 0)
 		p->mux_interval_ms = (unsigned)ms;
 	return 0;
 }

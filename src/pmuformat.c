@@ -1,21 +1,19 @@
 #include "pmuformat.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "parsenum.h"
+
+/* A bit number, 0 to 63. */
 static const char *number(const char *s, int *v)
 {
-	char *end;
-	long n;
+	uint64_t n;
 
-	if (*s < '0' || *s > '9')
-		return NULL;
-	n = strtol(s, &end, 10);
-	if (n > 63)
+	if ((s = pn_u64_prefix(s, &n)) == NULL || n > 63)
 		return NULL;
 	*v = (int)n;
-	return end;
+	return s;
 }
 
 int pmu_field_parse(const char *text, struct pmu_field *f)

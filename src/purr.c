@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "parsenum.h"
+#include "readfile.h"
 #include "sysroot.h"
 
 const char *const purr_file_names[PURR_NCOUNTERS] = {
@@ -33,6 +35,18 @@ static void close_file(struct purr *p, int cpu, int k)
 		p->nopen[k]--;
 	}
 	p->cpu[cpu].seen[k] = false;
+	p->cpu[cpu].retry[k] = false;
+}
+
+static int open_file(struct purr *p, int cpu, int k)
+{
+	int fd = sr_open("/sys/devices/system/cpu/cpu%d/%s", cpu, purr_file_names[k]);
+
+	if (fd >= 0) {
+		p->cpu[cpu].fd[k] = fd;
+		p->nopen[k]++;
+	}
+	return fd;
 }
 
 void purr_free(struct purr *p)
@@ -46,29 +60,25 @@ void purr_free(struct purr *p)
 
 void purr_sync(struct purr *p, const unsigned char *online)
 {
+	int sts;
+
 	for (int k = 0; k < PURR_NCOUNTERS; k++)
 		p->open_error[k] = 0;
 	p->nonline = 0;
 	for (int cpu = 0; cpu < p->ncpus; cpu++) {
 		p->nonline += online[cpu] != 0;
 		for (int k = 0; k < PURR_NCOUNTERS; k++) {
-			int *fd = &p->cpu[cpu].fd[k];
+			const int *fd = &p->cpu[cpu].fd[k];
 
 			if (!online[cpu]) {
 				close_file(p, cpu, k);
 				continue;
 			}
-			if (*fd >= 0)
-				continue;
-			*fd = sr_open("/sys/devices/system/cpu/cpu%d/%s", cpu, purr_file_names[k]);
-			if (*fd >= 0) {
-				p->nopen[k]++;
-			} else {
-				if (p->open_error[k] == 0) {	/* report the first */
-					p->open_error[k] = -*fd;
-					p->open_error_cpu[k] = cpu;
-				}
-				*fd = -1;
+			if (*fd >= 0 || p->cpu[cpu].retry[k])
+				continue;	/* open, or retried by purr_read */
+			if ((sts = open_file(p, cpu, k)) < 0 && p->open_error[k] == 0) {
+				p->open_error[k] = -sts;	/* report the first */
+				p->open_error_cpu[k] = cpu;
 			}
 		}
 	}
@@ -76,24 +86,19 @@ void purr_sync(struct purr *p, const unsigned char *online)
 
 int purr_parse_hex(const char *text, uint64_t *value)
 {
-	uint64_t v = 0;
-	int digits = 0;
+	const char *end = pn_hex_prefix(text, value);
 
-	for (; digits < 17; text++, digits++) {
-		int d;
-		if (*text >= '0' && *text <= '9')
-			d = *text - '0';
-		else if (*text >= 'a' && *text <= 'f')
-			d = *text - 'a' + 10;
-		else
-			break;
-		v = v << 4 | (uint64_t)d;
-	}
-	if (digits == 0 || digits > 16 || (*text != '\n' && *text != '\0') ||
-	    (*text == '\n' && text[1] != '\0'))
+	if (end == NULL || (*end != '\n' && *end != '\0') || (*end == '\n' && end[1] != '\0'))
 		return -EINVAL;
-	*value = v;
 	return 0;
+}
+
+static void note_failure(struct purr *p, int cpu, int k, int err)
+{
+	if (p->nfailed[k]++ == 0) {
+		p->failed_error[k] = err;
+		p->failed_cpu[k] = cpu;
+	}
 }
 
 int purr_read(struct purr *p)
@@ -101,25 +106,40 @@ int purr_read(struct purr *p)
 	char text[32];
 	int n = 0;
 
+	for (int k = 0; k < PURR_NCOUNTERS; k++)
+		p->nfailed[k] = p->nmalformed[k] = 0;
 	for (int cpu = 0; cpu < p->ncpus; cpu++) {
 		struct purr_cpu *c = &p->cpu[cpu];
 
 		for (int k = 0; k < PURR_NCOUNTERS; k++) {
 			ssize_t len;
+			int fd;
 
 			c->seen[k] = false;
+			c->reopened[k] = false;
+			if (c->fd[k] < 0 && c->retry[k]) {
+				if ((fd = open_file(p, cpu, k)) < 0) {
+					note_failure(p, cpu, k, -fd);
+					continue;
+				}
+				c->retry[k] = false;
+				c->reopened[k] = true;
+			}
 			if (c->fd[k] < 0)
 				continue;
-			if ((len = sr_pread_all(c->fd[k], text, sizeof text)) < 0) {
-				smt_log_once(SMT_LOG_WARNING, "cpu%d/%s: %s; reopened when the "
-					     "CPU is next online", cpu, purr_file_names[k],
-					     strerror((int)-len));
+			if ((len = rf_pread(c->fd[k], text, sizeof text)) < 0 && len != -EFBIG) {
+				smt_log_once(SMT_LOG_WARNING, "cpu%d/%s: %s; retried every pass",
+					     cpu, purr_file_names[k], strerror((int)-len));
+				note_failure(p, cpu, k, (int)-len);
 				close_file(p, cpu, k);
+				c->retry[k] = true;
 				continue;
 			}
-			if (purr_parse_hex(text, &c->now[k]) < 0) {
+			if (len < 0 || purr_parse_hex(text, &c->now[k]) < 0) {
 				smt_log_once(SMT_LOG_WARNING, "cpu%d/%s: not a hex counter: \"%.20s\"",
 					     cpu, purr_file_names[k], text);
+				if (p->nmalformed[k]++ == 0)
+					p->malformed_cpu[k] = cpu;
 				continue;
 			}
 			c->seen[k] = true;

@@ -18,6 +18,8 @@ struct purr_cpu {
 	int fd[PURR_NCOUNTERS];		/* -1 when not open */
 	uint64_t now[PURR_NCOUNTERS];	/* ticks, valid where seen */
 	bool seen[PURR_NCOUNTERS];	/* read and parsed this pass */
+	bool retry[PURR_NCOUNTERS];	/* closed after a failed read: reopened next pass */
+	bool reopened[PURR_NCOUNTERS];	/* this pass's reading is the first since a failure */
 };
 
 struct purr {
@@ -27,6 +29,10 @@ struct purr {
 	int nonline;			/* online CPUs at the last sync */
 	int open_error[PURR_NCOUNTERS];	/* an errno from the last failed open, or 0 */
 	int open_error_cpu[PURR_NCOUNTERS];
+	/* The last pass: files whose read failed (closed, retried every pass)
+	 * and files that did not hold a hex counter, with the first of each. */
+	int nfailed[PURR_NCOUNTERS], failed_error[PURR_NCOUNTERS], failed_cpu[PURR_NCOUNTERS];
+	int nmalformed[PURR_NCOUNTERS], malformed_cpu[PURR_NCOUNTERS];
 };
 
 /* Sizes the arrays; opens nothing.  Returns 0 or -ENOMEM. */
@@ -38,9 +44,10 @@ void purr_free(struct purr *p);
  * of the online set. */
 void purr_sync(struct purr *p, const unsigned char *online);
 
-/* Reads every open file once.  A file that cannot be read (its CPU went
- * offline under us) is closed, to be reopened by the next sync; a
- * malformed one is logged once.  Returns the number of CPUs with a PURR. */
+/* Reads every open file once.  A file that cannot be read is closed and
+ * reopened at the next pass (or by the next sync, if its CPU went offline
+ * under us); a malformed one is logged once.  Both are counted in nfailed
+ * and nmalformed.  Returns the number of CPUs with a PURR. */
 int purr_read(struct purr *p);
 
 /* Parses the kernel's "%lx\n".  Returns 0, or -EINVAL. */

@@ -10,11 +10,12 @@
 
 #include "log.h"
 #include "modelchoice.h"
+#include "readfile.h"
 #include "sampler_power.h"
 #include "sysroot.h"
 
 const char *const smt_source_names[SRC_COUNT] = {
-	"cpustat", "purr", "amd_df", "amd_l3", "config", "lparcfg"
+	"cpustat", "purr", "amd_df", "amd_l3", "config", "lparcfg", "topology"
 };
 
 void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
@@ -40,6 +41,21 @@ static void copy_amd_status(struct sampler *s)
 {
 	sampler_set_status(s, SRC_AMD_DF, "%s", s->amd.df_status);
 	sampler_set_status(s, SRC_AMD_L3, "%s", s->amd.l3_status);
+}
+
+static void topology_status(struct sampler *s)
+{
+	int err = s->topo.online_error;
+
+	if (err == 0)
+		sampler_set_status(s, SRC_TOPOLOGY, "ok");
+	else if (err == EINVAL)
+		sampler_set_status(s, SRC_TOPOLOGY, "/sys/devices/system/cpu/online is not a CPU "
+				   "list: every possible CPU is taken as online");
+	else
+		sampler_set_status(s, SRC_TOPOLOGY, "cannot read /sys/devices/system/cpu/online: %s; "
+				   "the CPUs seen last are kept", err == EFBIG ?
+				   "longer than a CPU list can be" : strerror(err));
 }
 
 /* Remembers which core each CPU is on, to see what a rescan changed. */
@@ -105,10 +121,16 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		sampler_set_status(s, SRC_CONFIG, "%s (and %d more errors)", s->config.first_error,
 			   s->config.nerrors - 1);
 
-	if ((sts = cpuinfo_read(&s->cpuinfo)) < 0)
+	if ((sts = cpuinfo_read(&s->cpuinfo)) < 0) {
+		char why[64];
 		smt_log(SMT_LOG_WARNING, "/proc/cpuinfo: %s; SMT tables chosen as for an "
-			"unknown processor", strerror(-sts));
-	topology_init(&s->topo);
+			"unknown processor", rf_strerror(sts, CPUINFO_MAX_BYTES, why, sizeof why));
+	}
+	if ((sts = topology_init(&s->topo)) < 0)
+		sampler_set_status(s, SRC_TOPOLOGY, "no CPUs under /sys/devices/system/cpu: %s",
+				   strerror(-sts));
+	else
+		topology_status(s);
 	n = s->topo.ncpus > 0 ? s->topo.ncpus : 1;
 	s->cpu = calloc((size_t)n, sizeof *s->cpu);
 	s->core = calloc((size_t)n, sizeof *s->core);
@@ -333,6 +355,7 @@ int sampler_pass(struct sampler *s)
 	double start = now_seconds();
 	int changed = topology_refresh(&s->topo), sts;
 
+	topology_status(s);
 	if (changed) {
 		restart_changed_cores(s);
 		assign_tables(s);
@@ -342,7 +365,12 @@ int sampler_pass(struct sampler *s)
 	amd_read(&s->amd);
 	copy_amd_status(s);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
-		sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: %s", strerror(-sts));
+		if (sts == -EFBIG)
+			sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: its per-CPU "
+					   "lines run past %zu bytes", cpustat_bound(&s->stat));
+		else
+			sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: %s",
+					   strerror(-sts));
 	} else {
 		if (sts == 0)
 			sampler_set_status(s, SRC_CPUSTAT, "no per-CPU lines in /proc/stat");

@@ -23,7 +23,8 @@
 #include "topology.h"
 
 enum smt_source {
-	SRC_CPUSTAT, SRC_PURR, SRC_AMD_DF, SRC_AMD_L3, SRC_CONFIG, SRC_LPARCFG, SRC_COUNT
+	SRC_CPUSTAT, SRC_PURR, SRC_AMD_DF, SRC_AMD_L3, SRC_CONFIG, SRC_LPARCFG, SRC_TOPOLOGY,
+	SRC_COUNT
 };
 
 /* Where a CPU's calibrated value comes from. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "readfile.h"
 
 double power_ms_per_tick(const struct sampler *s)
 {
@@ -18,7 +19,7 @@ static void purr_status(struct sampler *s)
 	int err = p->open_error[PURR];
 
 	s->purr_basis = false;
-	if (p->nopen[PURR] == 0) {
+	if (p->nopen[PURR] == 0 && p->nfailed[PURR] == 0) {
 		if (err == 0 || err == ENOENT)
 			sampler_set_status(s, SRC_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
 			       "(only IBM POWER has it)");
@@ -42,13 +43,28 @@ static void purr_status(struct sampler *s)
 		       "smt.* values come from the model", s->cpuinfo.power_generation);
 		return;
 	}
-	if (p->nopen[IDLE_PURR] == 0) {
+	if (p->nopen[IDLE_PURR] == 0 && p->nfailed[IDLE_PURR] == 0) {
 		sampler_set_status(s, SRC_PURR, "no idle_purr (a PowerNV host, or a kernel before 5.8): busy "
 		       "PURR is unknown; smt.* values come from the model, and PURR is shared out "
 		       "by mode in proportion to /proc/stat");
 		return;
 	}
 	s->purr_basis = true;
+	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
+		if (p->nfailed[k] > 0) {
+			sampler_set_status(s, SRC_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: "
+			       "%s), retried every pass; cores with such a thread use the model",
+			       purr_file_names[k], p->nfailed[k], p->nonline, p->failed_cpu[k],
+			       strerror(p->failed_error[k]));
+			return;
+		}
+	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
+		if (p->nmalformed[k] > 0) {
+			sampler_set_status(s, SRC_PURR, "%s is not a hex counter on %d of %d online "
+			       "CPUs (cpu%d first); their cores' windows are held over",
+			       purr_file_names[k], p->nmalformed[k], p->nonline, p->malformed_cpu[k]);
+			return;
+		}
 	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
 		if (p->nopen[k] < p->nonline) {
 			sampler_set_status(s, SRC_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: %s); "
@@ -128,6 +144,10 @@ static void read_purr(struct sampler *s)
 
 			if (!pc->seen[k])
 				continue;
+			/* The model had the core while this file failed: its
+			 * window starts again rather than count that time twice. */
+			if (pc->reopened[k])
+				v->win_purr_ok = false;
 			if (accumulate(pc->now[k], &v->purr[k], &v->purr_last[k],
 				       &v->purr_have[k], &v->purr_live[k]))
 				smt_log_once(SMT_LOG_INFO, "cpu%d/%s went backwards; counting on "
@@ -157,7 +177,9 @@ static void read_lparcfg(struct sampler *s, bool cpus_changed, uint64_t purr_ste
 	if (l->fd < 0)
 		return;
 	if ((n = lparcfg_read(l)) < 0) {
-		sampler_set_status(s, SRC_LPARCFG, "cannot read lparcfg: %s", strerror(-n));
+		char why[64];
+		sampler_set_status(s, SRC_LPARCFG, "cannot read lparcfg: %s; lpar.* have no values",
+				   rf_strerror(n, LPARCFG_BOUND, why, sizeof why));
 		return;
 	}
 	for (int c = 0; c < LPAR_NCOUNTERS; c++) {
@@ -201,8 +223,10 @@ void power_read(struct sampler *s, bool cpus_changed)
 {
 	uint64_t purr_before = s->all_purr[PURR];
 
-	if (s->purr.nopen[PURR] > 0)
+	if (s->purr.nopen[PURR] > 0 || s->purr.nfailed[PURR] > 0) {
 		read_purr(s);
+		purr_status(s);
+	}
 	read_lparcfg(s, cpus_changed, s->all_purr[PURR] - purr_before);
 }
 

@@ -1,5 +1,8 @@
 #include "sysroot.h"
 
+#include "parsenum.h"
+#include "readfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -10,11 +13,15 @@
 #include <unistd.h>
 
 static char root[PATH_MAX] = "";	/* "" is the real root: paths stay as given */
+/* A root that could not be set: every path fails rather than fall back to
+ * the real "/", which would serve this machine's values as the tree's. */
+static int root_error;
 
 int sr_set_root(const char *dir)
 {
 	size_t n;
 
+	root_error = 0;
 	if (dir == NULL || dir[0] == '\0' || strcmp(dir, "/") == 0) {
 		root[0] = '\0';
 		return 0;
@@ -22,8 +29,10 @@ int sr_set_root(const char *dir)
 	n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')	/* "fixture/" and "fixture" are one root */
 		n--;
-	if (n >= sizeof root)
+	if (n >= sizeof root) {
+		root_error = ENAMETOOLONG;
 		return -ENAMETOOLONG;
+	}
 	memcpy(root, dir, n);
 	root[n] = '\0';
 	return 0;
@@ -31,6 +40,8 @@ int sr_set_root(const char *dir)
 
 const char *sr_root(void)
 {
+	if (root_error)
+		return "(the root given is too long: nothing is read)";
 	return root[0] ? root : "/";
 }
 
@@ -39,6 +50,8 @@ static int vpath(char *buf, size_t size, const char *fmt, va_list ap)
 	size_t n = strlen(root);
 	int m;
 
+	if (root_error)
+		return -root_error;
 	if (n >= size)
 		return -ENAMETOOLONG;
 	memcpy(buf, root, n);
@@ -93,30 +106,6 @@ int sr_exists(const char *fmt, ...)
 	return sts == 0 && access(path, F_OK) == 0;
 }
 
-ssize_t sr_pread_all(int fd, char *buf, size_t size)
-{
-	size_t have = 0;
-
-	if (size == 0)
-		return -EINVAL;
-	while (have < size - 1) {
-		ssize_t n = pread(fd, buf + have, size - 1 - have, (off_t)have);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		have += (size_t)n;
-		/* A short read is the end: /proc and sysfs files hand over all
-		 * they have at once, and a read at a later offset would make
-		 * the kernel generate the file again (on sysfs PURR, an IPI). */
-		if (n == 0 || have < size - 1)
-			break;
-	}
-	buf[have] = '\0';
-	return (ssize_t)have;
-}
-
 ssize_t sr_read_small(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
@@ -128,16 +117,16 @@ ssize_t sr_read_small(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	if (fd < 0)
 		return fd;
-	n = sr_pread_all(fd, buf, size);
+	n = rf_pread(fd, buf, size);
 	close(fd);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return n;
 }
 
-int sr_read_long(long *value, const char *fmt, ...)
+int sr_read_long(long *value, long min, long max, const char *fmt, ...)
 {
-	char path[PATH_MAX], text[64], *end;
+	char path[PATH_MAX], text[64];
 	va_list ap;
 	ssize_t n;
 	int fd, sts;
@@ -149,13 +138,9 @@ int sr_read_long(long *value, const char *fmt, ...)
 		return sts;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	n = sr_pread_all(fd, text, sizeof text);
+	n = rf_pread(fd, text, sizeof text);
 	close(fd);
 	if (n < 0)
 		return (int)n;
-	errno = 0;
-	*value = strtol(text, &end, 10);
-	if (end == text || errno != 0 || (*end != '\0' && *end != '\n'))
-		return -EINVAL;
-	return 0;
+	return pn_long(text, min, max, value);
 }

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* NULL or "" means "/".  Returns 0, or -ENAMETOOLONG. */
+/* NULL or "" means "/".  Returns 0, or -ENAMETOOLONG; then every path
+ * fails with -ENAMETOOLONG until a root is set that fits. */
 int sr_set_root(const char *root);
 const char *sr_root(void);
 
@@ -22,18 +23,16 @@ int sr_open(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int sr_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Reads fd from offset 0 into buf (at most size-1 bytes) and NUL-terminates.
- * Stops at the first short read, so a kernel file is generated once.
- * Returns the length, or -errno.  A length of size-1 means "may be truncated". */
-ssize_t sr_pread_all(int fd, char *buf, size_t size);
-
-/* One-off read of a small file (open, read, close).  Trailing newline
- * removed.  Returns the length or -errno. */
+/* One-off read of a small kernel file (open, rf_pread, close) into buf,
+ * which bounds it.  Trailing newline removed.  Returns the length or
+ * -errno (-EFBIG when it does not fit). */
 ssize_t sr_read_small(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* A decimal integer file such as topology/physical_package_id.
- * Returns 0 and sets *value, or -errno (-EINVAL when not a number). */
-int sr_read_long(long *value, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A decimal integer file such as topology/physical_package_id, in
+ * [min, max].  Returns 0 and sets *value, or -errno (-EINVAL when not a
+ * number, -ERANGE when out of range). */
+int sr_read_long(long *value, long min, long max, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -4,17 +4,21 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cpulist.h"
 #include "log.h"
+#include "parsenum.h"
+#include "readfile.h"
 #include "sysroot.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
 
-/* Possible CPU count: the "possible" list, else the cpuN directories. */
+/* Possible CPU count: the "possible" list, else the cpuN directories;
+ * at most CPULIST_MAX_CPUS, so no size below can overflow. */
 static int count_possible(void)
 {
 	char text[4096], path[PATH_MAX];
@@ -28,12 +32,21 @@ static int count_possible(void)
 	if (sr_path(path, sizeof path, CPU_DIR) < 0 || (dir = opendir(path)) == NULL)
 		return -ENOENT;
 	span = 0;
-	while ((d = readdir(dir)) != NULL)
-		if (strncmp(d->d_name, "cpu", 3) == 0 && isdigit((unsigned char)d->d_name[3])) {
-			int n = atoi(d->d_name + 3) + 1;
-			if (n > span)
-				span = n;
+	while ((d = readdir(dir)) != NULL) {
+		uint64_t n;
+		const char *end;
+
+		if (strncmp(d->d_name, "cpu", 3) != 0 ||
+		    (end = pn_u64_prefix(d->d_name + 3, &n)) == NULL || *end != '\0')
+			continue;
+		if (n >= CPULIST_MAX_CPUS) {
+			smt_log_once(SMT_LOG_WARNING, "%s: CPU numbers above %d are not counted",
+				     d->d_name, CPULIST_MAX_CPUS - 1);
+			continue;
 		}
+		if ((int)n + 1 > span)
+			span = (int)n + 1;
+	}
 	closedir(dir);
 	return span > 0 ? span : -ENOENT;
 }
@@ -50,16 +63,15 @@ int topology_init(struct topology *t)
 		return n;
 	}
 	t->ncpus = n;
-	t->textsize = 8 * n + 64;	/* room for the longest list of n CPUs */
+	t->textsize = 8 * n + 64;	/* room for the longest list of n CPUs (n is bounded) */
 	t->online = calloc((size_t)n, 1);
-	t->scratch = calloc((size_t)n, 1);
 	t->core_of = calloc((size_t)n, sizeof(int));
 	t->socket_of = calloc((size_t)n, sizeof(int));
 	t->l3_of = calloc((size_t)n, sizeof(int));
 	t->cores = calloc((size_t)n, sizeof(struct topo_core));
 	t->online_text = calloc((size_t)t->textsize, 1);
 	t->check_text = calloc((size_t)t->textsize, 1);
-	if (!t->online || !t->scratch || !t->core_of || !t->socket_of || !t->l3_of ||
+	if (!t->online || !t->core_of || !t->socket_of || !t->l3_of ||
 	    !t->cores || !t->online_text || !t->check_text) {
 		topology_free(t);
 		return -ENOMEM;
@@ -76,7 +88,6 @@ void topology_free(struct topology *t)
 	if (t->online_fd >= 0)
 		close(t->online_fd);
 	free(t->online);
-	free(t->scratch);
 	free(t->core_of);
 	free(t->socket_of);
 	free(t->l3_of);
@@ -93,12 +104,20 @@ static void read_online(struct topology *t)
 	ssize_t len = -1;
 
 	if (t->online_fd >= 0)
-		len = sr_pread_all(t->online_fd, t->online_text, (size_t)t->textsize);
-	if (len > 0 && cpulist_parse(t->online_text, t->online, t->ncpus) >= 0)
+		len = rf_pread(t->online_fd, t->online_text, (size_t)t->textsize);
+	if (len > 0 && cpulist_parse(t->online_text, t->online, t->ncpus) >= 0) {
+		t->online_error = 0;
 		return;
-	if (len >= 0)
+	}
+	if (len >= 0 || len == -EFBIG) {
+		t->online_error = EINVAL;
 		smt_log_once(SMT_LOG_WARNING, "%s/online: malformed list \"%.40s\"; "
 			     "taking every CPU as online", CPU_DIR, t->online_text);
+	} else if (t->online_fd >= 0) {
+		t->online_error = (int)-len;
+		smt_log_once(SMT_LOG_WARNING, "%s/online: %s; taking every CPU as online",
+			     CPU_DIR, strerror((int)-len));
+	}
 	memset(t->online, 1, (size_t)t->ncpus);
 }
 
@@ -109,43 +128,50 @@ static int l3_domain(struct topology *t, int cpu)
 	long level;
 
 	for (int index = 0; index < 8; index++) {
-		if (sr_read_long(&level, CPU_DIR "/cpu%d/cache/index%d/level", cpu, index) < 0)
-			continue;
-		if (level != 3)
+		int first;
+
+		if (sr_read_long(&level, 0, INT_MAX, CPU_DIR "/cpu%d/cache/index%d/level", cpu,
+				 index) < 0 || level != 3)
 			continue;
 		if (sr_read_small(text, sizeof text, CPU_DIR "/cpu%d/cache/index%d/shared_cpu_list",
 				  cpu, index) <= 0 ||
-		    cpulist_parse(text, t->scratch, t->ncpus) <= 0)
+		    (first = cpulist_first(text)) < 0 || first >= t->ncpus)
 			return -1;
-		for (int c = 0; c < t->ncpus; c++)
-			if (t->scratch[c])
-				return c;
+		return first;
 	}
 	return -1;
 }
 
-/* Online siblings of cpu (itself included) into t->scratch; returns count. */
-static int siblings(struct topology *t, int cpu)
+/* Online siblings of cpu (itself included), ascending, into cpus[]: at most
+ * SMT_MAX_THREADS.  Returns how many, or SMT_MAX_THREADS + 1 when the core
+ * has more (the first SMT_MAX_THREADS are in cpus[]). */
+static int siblings(struct topology *t, int cpu, int cpus[SMT_MAX_THREADS])
 {
+	int listed[SMT_MAX_THREADS + 1], n, kept = 0, self = 0;
 	char text[4096];
 	ssize_t len = sr_read_small(text, sizeof text,
 				    CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
-	int n;
 
-	if (len <= 0 || (n = cpulist_parse(text, t->scratch, t->ncpus)) <= 0 || !t->scratch[cpu]) {
+	n = len > 0 ? cpulist_collect(text, listed, SMT_MAX_THREADS + 1) : -1;
+	for (int i = 0; i < n && i < SMT_MAX_THREADS + 1; i++)
+		self |= listed[i] == cpu;
+	if (n <= 0 || !self) {
 		smt_log_once(SMT_LOG_WARNING,
 			     "cpu%d: %s topology/thread_siblings_list; counted as a core of its own",
 			     cpu, len < 0 ? "no readable" : "malformed");
-		memset(t->scratch, 0, (size_t)t->ncpus);
-		t->scratch[cpu] = 1;
+		cpus[0] = cpu;
 		return 1;
 	}
-	n = 0;
-	for (int c = 0; c < t->ncpus; c++) {
-		t->scratch[c] &= t->online[c];
-		n += t->scratch[c];
+	for (int i = 0; i < n && i < SMT_MAX_THREADS + 1; i++) {
+		int c = listed[i];
+
+		if (c >= t->ncpus || !t->online[c] || (t->core_of[c] >= 0 && c != cpu))
+			continue;
+		if (kept == SMT_MAX_THREADS)
+			return SMT_MAX_THREADS + 1;
+		cpus[kept++] = c;
 	}
-	return n;
+	return n > SMT_MAX_THREADS + 1 ? SMT_MAX_THREADS + 1 : kept;
 }
 
 int topology_scan(struct topology *t)
@@ -161,37 +187,40 @@ int topology_scan(struct topology *t)
 	}
 	for (int cpu = 0; cpu < t->ncpus; cpu++) {
 		struct topo_core *core;
+		int n;
 
 		if (!t->online[cpu])
 			continue;
 		t->nonline++;
-		if (sr_read_long(&package, CPU_DIR "/cpu%d/topology/physical_package_id", cpu) < 0 ||
-		    package < 0)
-			package = 0;	/* POWER LPARs may say -1: one package */
+		/* The kernel prints an int; POWER LPARs may say -1: one package. */
+		if ((n = sr_read_long(&package, -1, INT_MAX,
+				      CPU_DIR "/cpu%d/topology/physical_package_id", cpu)) < 0 ||
+		    package < 0) {
+			if (n == -ERANGE)
+				smt_log_once(SMT_LOG_WARNING, "cpu%d: physical_package_id out of range; "
+					     "taken as package 0", cpu);
+			package = 0;
+		}
 		t->socket_of[cpu] = (int)package;
-		if (package + 1 > t->nsockets)
-			t->nsockets = (int)package + 1;
+		if (package >= t->nsockets)
+			t->nsockets = package == INT_MAX ? INT_MAX : (int)package + 1;
 		t->l3_of[cpu] = l3_domain(t, cpu);
 		if (t->core_of[cpu] >= 0)
 			continue;	/* placed already, as a sibling of a lower CPU */
 
-		siblings(t, cpu);
 		core = &t->cores[t->ncores];
 		core->first_cpu = cpu;
 		core->socket = (int)package;
-		core->nthreads = 0;
-		for (int c = cpu; c < t->ncpus; c++) {
-			if (!t->scratch[c] || t->core_of[c] >= 0)
-				continue;
-			if (core->nthreads == SMT_MAX_THREADS) {
-				smt_log_once(SMT_LOG_WARNING, "core%d: more than %d threads; "
-					     "cpu%d and above are left out of the SMT model",
-					     cpu, SMT_MAX_THREADS, c);
-				break;
-			}
-			core->cpus[core->nthreads++] = c;
-			t->core_of[c] = t->ncores;
+		n = siblings(t, cpu, core->cpus);
+		if (n > SMT_MAX_THREADS) {
+			smt_log_once(SMT_LOG_WARNING, "core%d: more than %d threads; "
+				     "those above cpu%d are left out of the SMT model",
+				     cpu, SMT_MAX_THREADS, core->cpus[SMT_MAX_THREADS - 1]);
+			n = SMT_MAX_THREADS;
 		}
+		core->nthreads = n;
+		for (int i = 0; i < n; i++)
+			t->core_of[core->cpus[i]] = t->ncores;
 		if (core->nthreads > t->max_threads)
 			t->max_threads = core->nthreads;
 		t->ncores++;
@@ -206,9 +235,20 @@ int topology_refresh(struct topology *t)
 
 	if (t->online_fd < 0 || t->ncpus == 0)
 		return 0;
-	len = sr_pread_all(t->online_fd, t->check_text, (size_t)t->textsize);
-	if (len >= 0 && strcmp(t->check_text, t->online_text) == 0)
+	len = rf_pread(t->online_fd, t->check_text, (size_t)t->textsize);
+	if (len < 0) {
+		/* Keep the topology of the last good read; say why, once. */
+		if (t->online_error != (int)-len)
+			smt_log(SMT_LOG_WARNING, "%s/online: %s; keeping the CPUs seen last",
+				CPU_DIR, len == -EFBIG ? "longer than a CPU list can be" :
+				strerror((int)-len));
+		t->online_error = (int)-len;
 		return 0;
+	}
+	if (strcmp(t->check_text, t->online_text) == 0) {
+		t->online_error = 0;
+		return 0;
+	}
 	topology_scan(t);
 	return 1;
 }

@@ -33,8 +33,8 @@ struct topology {
 	int online_fd;		/* kept open: checked every sampling pass */
 	char *online_text;	/* what it said at the last scan */
 	char *check_text;	/* what it says now */
-	unsigned char *scratch;	/* [ncpus] for parsing sibling lists */
 	int textsize;
+	int online_error;	/* errno reading the online list (EINVAL: malformed), 0 if fine */
 };
 
 /* Sizes the arrays from /sys/devices/system/cpu/possible and scans.

@@ -8,11 +8,13 @@
  *   any of them with --config FILE
  */
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "parsenum.h"
 #include "smtmodel.h"
 
 #define MAX_CORES 4096
@@ -106,17 +108,14 @@ static void print_jobs(const struct smt_table *t, int ncores, int from, int to,
 /* "A" or "A-B" with 0 <= A <= B. */
 static int parse_jobs(const char *s, int *from, int *to)
 {
-	char *end;
-	long a = strtol(s, &end, 10), b = a;
+	uint64_t a, b;
+	const char *end = pn_u64_prefix(s, &a);
 
-	if (end == s || a < 0)
+	if (end == NULL)
 		return -1;
-	if (*end == '-') {
-		const char *rest = end + 1;
-		b = strtol(rest, &end, 10);
-		if (end == rest)
-			return -1;
-	}
+	b = a;
+	if (*end == '-' && (end = pn_u64_prefix(end + 1, &b)) == NULL)
+		return -1;
 	if (*end != '\0' || b < a || b > 1000000)
 		return -1;
 	*from = (int)a;
@@ -142,7 +141,8 @@ int main(int argc, char **argv)
 	double base = 1;
 	struct smt_config cfg;
 	const struct smt_table *t;
-	char *end;
+	const char *end;
+	long number;
 
 	while ((opt = getopt_long(argc, argv, "lm:c:j:p:b:f:h", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -151,23 +151,23 @@ int main(int argc, char **argv)
 		case 'f': config = optarg; break;
 		case 'j': jobs = optarg; break;
 		case 'c':
-			ncores = (int)strtol(optarg, &end, 10);
-			if (*end != '\0' || ncores < 1 || ncores > MAX_CORES)
+			if (pn_long(optarg, 1, MAX_CORES, &number) < 0 || strchr(optarg, '\n'))
 				return bad("--cores %s: expected a number of cores from 1 to 4096", optarg);
+			ncores = (int)number;
 			break;
 		case 'p':
 			if (strcmp(optarg, "raw") == 0)
 				fill = 1;
 			else if (strncmp(optarg, "scaled", 6) == 0 &&
-				 (fill = (int)strtol(optarg + 6, &end, 10)) >= 1 &&
-				 fill <= SMT_MAX_THREADS && *end == '\0' && optarg[6] != '\0')
-				;
+				 pn_long(optarg + 6, 1, SMT_MAX_THREADS, &number) == 0 &&
+				 strchr(optarg, '\n') == NULL)
+				fill = (int)number;
 			else
 				return bad("--policy %s: expected raw or scaledN (scaled2, scaled4)", optarg);
 			break;
 		case 'b':
-			base = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || !(base > 0))
+			if ((end = pn_decimal_prefix(optarg, &base)) == NULL || *end != '\0' ||
+			    !(base > 0))
 				return bad("--base %s: expected a positive number", optarg);
 			break;
 		case 'h':

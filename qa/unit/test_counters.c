@@ -197,7 +197,7 @@ static void perf_refused_without_privilege(void **state)
 	int st;
 	(void)state;
 
-	sr_read_long(&paranoid, "/proc/sys/kernel/perf_event_paranoid");
+	sr_read_long(&paranoid, INT_MIN, INT_MAX, "/proc/sys/kernel/perf_event_paranoid");
 	if (geteuid() != 0 || paranoid < 1)
 		skip();		/* only root can drop to a user the kernel refuses */
 	pid = fork();
@@ -258,7 +258,7 @@ static size_t memory_device(unsigned char *p, const char *locator, unsigned mb, 
 
 static void smbios_counts_channels_not_slots(void **state)
 {
-	unsigned char t[1024];
+	unsigned char t[1024] = { 0 };	/* the strings' second NUL included */
 	struct dmi_memory m;
 	size_t n = 0;
 	(void)state;

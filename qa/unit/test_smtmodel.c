@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "alloc_count.h"
 #include "config.h"
 #include "smtmodel.h"
 
