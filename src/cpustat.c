@@ -154,11 +154,14 @@ int cpustat_read(struct cpustat *cs)
 	}
 	len = rf_pread(cs->fd, cs->buf, cs->bufsize);
 	if (len == -EFBIG) {
-		/* Only the per-CPU lines matter: drop the partial last line,
-		 * and take the rest if those lines ended inside the bound. */
-		char *nl = strrchr(cs->buf, '\n');
-		if (nl)
-			nl[1] = '\0';
+		/* Only the per-CPU lines matter: take what was read if they
+		 * ended inside the bound.  A cut last line that is (or may be)
+		 * a CPU's is dropped; any other shows the CPU lines ended. */
+		char *nl = strrchr(cs->buf, '\n'), *tail = nl ? nl + 1 : cs->buf;
+		size_t n = strlen(tail);
+
+		if (strncmp(tail, "cpu", n < 3 ? n : 3) == 0)
+			*tail = '\0';
 		if (parse(cs, cs->buf, &ended) >= 0 && ended) {
 			cs->error = 0;
 			return cs->nseen;
