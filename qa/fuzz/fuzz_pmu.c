@@ -1,0 +1,30 @@
+/* sysfs PMU discovery (type, cpumask, format/, mux interval) and encoding
+ * the AMD events through it, on a tree. */
+#include "fuzz.h"
+#include "pmu.h"
+#include "sysroot.h"
+#include "tree.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const names[] = { "amd_df", "amd_l3", "amd_umc_0" };
+	static const struct pmu_setting settings[] = {
+		{ "event", 0x1c7 }, { "umask", 0x38 }, { "rdwrmask", 1 }, { "threadmask", 0xff },
+	};
+	static struct pmu p;
+	char why[256];
+
+	fuzz_quiet();
+	sr_set_root(tree_reset());
+	tree_apply(&data, &size);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		uint64_t config[3];
+
+		if (pmu_discover(&p, names[i], why, sizeof why) < 0)
+			continue;
+		for (int n = 1; n <= 4; n++)
+			pmu_encode(&p, settings, n, config, why, sizeof why);
+	}
+	sr_set_root(NULL);
+	return 0;
+}
