@@ -11,7 +11,7 @@
 #include "log.h"
 #include "modelchoice.h"
 #include "readfile.h"
-#include "sampler_power.h"
+#include "source.h"
 #include "sysroot.h"
 
 const char *const smt_source_names[SRC_COUNT] = {
@@ -35,12 +35,6 @@ const struct smt_table *sampler_table_for(const struct sampler *s, int nthreads)
 	if (t == NULL)
 		t = config_find_table(&s->config, smt_choose_model(&s->cpuinfo, nthreads));
 	return t;
-}
-
-static void copy_amd_status(struct sampler *s)
-{
-	sampler_set_status(s, SRC_AMD_DF, "%s", s->amd.df_status);
-	sampler_set_status(s, SRC_AMD_L3, "%s", s->amd.l3_status);
 }
 
 static void topology_status(struct sampler *s)
@@ -139,10 +133,9 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		return -ENOMEM;
 	note_membership(s);
 	assign_tables(s);
-	amd_init(&s->amd, &s->config, &s->cpuinfo, &s->topo);
-	copy_amd_status(s);
-	if ((sts = power_init(s)) < 0)
-		return sts;
+	for (int i = 0; i < sampler_nsources; i++)
+		if ((sts = sampler_sources[i]->init(s)) < 0)
+			return sts;
 
 	if ((sts = cpustat_open(&s->stat, s->topo.ncpus)) < 0) {
 		sampler_set_status(s, SRC_CPUSTAT, "cannot open /proc/stat: %s", strerror(-sts));
@@ -155,8 +148,8 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 void sampler_free(struct sampler *s)
 {
 	cpustat_close(&s->stat);
-	power_free(s);
-	amd_free(&s->amd);
+	for (int i = sampler_nsources - 1; i >= 0; i--)
+		sampler_sources[i]->free(s);
 	topology_free(&s->topo);
 	free(s->cpu);
 	free(s->core);
@@ -187,10 +180,10 @@ static int core_purr_files(const struct sampler *s, const struct topo_core *c)
 	int files = 2;
 
 	for (int i = 0; i < c->nthreads && files; i++) {
-		const struct purr_cpu *pc = &s->purr.cpu[c->cpus[i]];
-		if (pc->fd[PURR] < 0)
+		const struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
+		if (!v->purr_open[PURR])
 			files = 0;
-		else if (pc->fd[IDLE_PURR] < 0)
+		else if (!v->purr_open[IDLE_PURR])
 			files = 1;
 	}
 	return files;
@@ -218,11 +211,10 @@ static int core_window(struct sampler *s, const struct topo_core *c, int purr_fi
 		int cpu = c->cpus[i];
 		const struct smt_cpu_values *v = &s->cpu[cpu];
 		const struct cpustat_times *now = &s->stat.now[cpu];
-		const struct purr_cpu *pc = &s->purr.cpu[cpu];
 		const uint64_t *f, *p;
 
-		if (!s->stat.seen[cpu] || (purr_files >= 1 && !pc->seen[PURR]) ||
-		    (purr_files == 2 && !pc->seen[IDLE_PURR]))
+		if (!s->stat.seen[cpu] || (purr_files >= 1 && !v->purr_fresh[PURR]) ||
+		    (purr_files == 2 && !v->purr_fresh[IDLE_PURR]))
 			return 0;
 		if (!v->have_prev || (purr_files && !v->win_purr_ok)) {
 			rebase_core(s, c);
@@ -276,7 +268,7 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	struct smt_core_estimate e;
 	double mean_window = 0, level = 0;
 	int n = c->nthreads, purr_files = core_purr_files(s, c);
-	int use_purr = purr_files == 2 && power_core_uses_purr(s, c);
+	int use_purr = purr_files == 2 && s->purr_basis;	/* every thread has both files */
 
 	if (!core_window(s, c, purr_files, w))
 		return;
@@ -297,7 +289,7 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	 * it. */
 	double core_ms = mean_window * s->ms_per_tick, est = 0, model = 0;
 	double lo = e.core_lo * core_ms, hi = e.core_hi * core_ms, cap = e.capacity * core_ms;
-	double tb_ms = power_ms_per_tick(s);
+	double tb_ms = s->cpuinfo.timebase ? 1000.0 / (double)s->cpuinfo.timebase : 0;
 
 	for (int i = 0; i < n; i++) {
 		struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
@@ -359,11 +351,12 @@ int sampler_pass(struct sampler *s)
 	if (changed) {
 		restart_changed_cores(s);
 		assign_tables(s);
-		power_sync(s);
+		for (int i = 0; i < sampler_nsources; i++)
+			if (sampler_sources[i]->sync)
+				sampler_sources[i]->sync(s);
 	}
-	power_read(s, changed);
-	amd_read(&s->amd);
-	copy_amd_status(s);
+	for (int i = 0; i < sampler_nsources; i++)
+		sampler_sources[i]->read(s, changed);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
 		if (sts == -EFBIG)
 			sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: its per-CPU "

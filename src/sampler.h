@@ -44,6 +44,8 @@ struct smt_cpu_values {
 	uint64_t purr_last[PURR_NCOUNTERS];	/* the last reading */
 	bool purr_have[PURR_NCOUNTERS];		/* purr[] has a value */
 	bool purr_live[PURR_NCOUNTERS];		/* purr_last is a baseline */
+	bool purr_open[PURR_NCOUNTERS];		/* the file is open (set by the PURR source) */
+	bool purr_fresh[PURR_NCOUNTERS];	/* and was read this pass */
 	uint64_t win_purr[PURR_NCOUNTERS];	/* purr[] where the core's window began */
 	bool win_purr_ok;
 	double purr_mode[PMODE_COUNT];		/* PURR ticks by mode, cumulative */
@@ -100,6 +102,10 @@ struct sampler {
 };
 
 extern const char *const smt_source_names[SRC_COUNT];
+
+/* Sets s->status[src], "ok" or why a source has no values. */
+void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* config_path may be NULL; a missing file at the default path is fine
  * (optional).  Returns 0 or -errno if nothing at all can be sampled; the

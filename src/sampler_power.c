@@ -1,4 +1,10 @@
-#include "sampler_power.h"
+/*
+ * The POWER source: PURR counters per CPU and the LPAR's lparcfg counters,
+ * as increments, with the status that says whether smt.* can come from
+ * PURR, and per CPU which files are open and were read this pass.
+ */
+#include "sampler.h"
+#include "source.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -6,11 +12,6 @@
 
 #include "log.h"
 #include "readfile.h"
-
-double power_ms_per_tick(const struct sampler *s)
-{
-	return s->cpuinfo.timebase ? 1000.0 / (double)s->cpuinfo.timebase : 0;
-}
 
 /* Decides whether PURR can stand in for the model, and says why not. */
 static void purr_status(struct sampler *s)
@@ -76,7 +77,9 @@ static void purr_status(struct sampler *s)
 	sampler_set_status(s, SRC_PURR, "ok");
 }
 
-int power_init(struct sampler *s)
+static void power_sync(struct sampler *s);
+
+static int power_init(struct sampler *s)
 {
 	int sts;
 
@@ -93,13 +96,29 @@ int power_init(struct sampler *s)
 	return 0;
 }
 
-void power_free(struct sampler *s)
+static void power_free(struct sampler *s)
 {
 	purr_free(&s->purr);
 	lparcfg_close(&s->lparcfg);
 }
 
-void power_sync(struct sampler *s)
+/* What the sampler needs of each CPU's files to count its core. */
+static void publish(struct sampler *s)
+{
+	for (int cpu = 0; cpu < s->topo.ncpus; cpu++) {
+		const struct purr_cpu *pc = &s->purr.cpu[cpu];
+		struct smt_cpu_values *v = &s->cpu[cpu];
+
+		for (int k = 0; k < PURR_NCOUNTERS; k++) {
+			v->purr_open[k] = pc->fd[k] >= 0;
+			v->purr_fresh[k] = pc->seen[k];
+		}
+	}
+}
+
+/* After the online set changed: files follow the CPUs; a CPU that went
+ * offline starts its counters' baselines again when it returns. */
+static void power_sync(struct sampler *s)
 {
 	purr_sync(&s->purr, s->topo.online);
 	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
@@ -107,6 +126,7 @@ void power_sync(struct sampler *s)
 			for (int k = 0; k < PURR_NCOUNTERS; k++)
 				s->cpu[cpu].purr_live[k] = false;
 	purr_status(s);
+	publish(s);
 }
 
 /*
@@ -219,25 +239,19 @@ static void read_lparcfg(struct sampler *s, bool cpus_changed, uint64_t purr_ste
 		sampler_set_status(s, SRC_LPARCFG, "ok");
 }
 
-void power_read(struct sampler *s, bool cpus_changed)
+/* Reads every PURR file and lparcfg once, and adds the increments. */
+static void power_read(struct sampler *s, bool cpus_changed)
 {
 	uint64_t purr_before = s->all_purr[PURR];
 
 	if (s->purr.nopen[PURR] > 0 || s->purr.nfailed[PURR] > 0) {
 		read_purr(s);
 		purr_status(s);
+		publish(s);
 	}
 	read_lparcfg(s, cpus_changed, s->all_purr[PURR] - purr_before);
 }
 
-int power_core_uses_purr(const struct sampler *s, const struct topo_core *c)
-{
-	if (!s->purr_basis)
-		return 0;
-	for (int i = 0; i < c->nthreads; i++) {
-		const struct purr_cpu *pc = &s->purr.cpu[c->cpus[i]];
-		if (pc->fd[PURR] < 0 || pc->fd[IDLE_PURR] < 0)
-			return 0;
-	}
-	return 1;
-}
+const struct sampler_source power_source = {
+	"power", power_init, power_sync, power_read, power_free
+};

@@ -1,0 +1,5 @@
+#include "source.h"
+
+/* PURR first: its per-CPU readings decide how each core is counted. */
+const struct sampler_source *const sampler_sources[] = { &power_source, &amd_source };
+const int sampler_nsources = sizeof sampler_sources / sizeof sampler_sources[0];
