@@ -1,0 +1,138 @@
+/*
+ * smtcpu's AMD event tables against perf's pmu-events JSON, the list the
+ * kernel's own tools use, copied here by hand with each value's file
+ * (linux, tools/perf/pmu-events/arch/x86/...).  The expected values are
+ * perf's, never computed by the code under test; libpfm4 is asked too where
+ * it knows the event.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "alloc_count.h"
+#include "amd_events.h"
+#include "pfmlookup.h"
+
+/* One DRAM event of one channel: EventCode, UMask, what it counts. */
+struct perf_dram {
+	int channel;
+	uint64_t code, umask;
+	enum amd_dram_kind kind;
+};
+
+/* amdzen2/data-fabric.json and amdzen3/data-fabric.json (identical):
+ * dram_channel_data_controller_0..7, "Requests with Data (64B)". */
+static const struct perf_dram zen2_zen3[] = {
+	{ 0, 0x07, 0x38, DRAM_READ_WRITE }, { 1, 0x47, 0x38, DRAM_READ_WRITE },
+	{ 2, 0x87, 0x38, DRAM_READ_WRITE }, { 3, 0xc7, 0x38, DRAM_READ_WRITE },
+	{ 4, 0x107, 0x38, DRAM_READ_WRITE }, { 5, 0x147, 0x38, DRAM_READ_WRITE },
+	{ 6, 0x187, 0x38, DRAM_READ_WRITE }, { 7, 0x1c7, 0x38, DRAM_READ_WRITE },
+};
+
+/* amdzen4/data-fabric.json: {local,remote}_processor_{read,write}_data_beats_cs0..11,
+ * "(64 bytes)"; channel 0's codes, and channel 11's. */
+static const struct perf_dram zen4[] = {
+	{ 0, 0x1f, 0x7fe, DRAM_READ }, { 0, 0x1f, 0xbfe, DRAM_READ },
+	{ 0, 0x1f, 0x7ff, DRAM_WRITE }, { 0, 0x1f, 0xbff, DRAM_WRITE },
+	{ 5, 0x15f, 0x7fe, DRAM_READ }, { 11, 0x2df, 0x7fe, DRAM_READ },
+	{ 11, 0x2df, 0xbfe, DRAM_READ }, { 11, 0x2df, 0x7ff, DRAM_WRITE },
+	{ 11, 0x2df, 0xbff, DRAM_WRITE },
+};
+
+/* amdzen5/data-fabric.json: local_or_remote_socket_read_data_beats_dram_0..11
+ * (UMask 0xffe) and local_or_remote_socket_write_data_beats_dram_0..11
+ * (0xfff), "(64 bytes)". */
+static const struct perf_dram zen5[] = {
+	{ 0, 0x1f, 0xffe, DRAM_READ }, { 0, 0x1f, 0xfff, DRAM_WRITE },
+	{ 6, 0x19f, 0xffe, DRAM_READ }, { 11, 0x2df, 0xffe, DRAM_READ },
+	{ 11, 0x2df, 0xfff, DRAM_WRITE },
+};
+
+/* Every perf event is one of the family's events on its channel. */
+static void check_family(const struct amd_family *f, int channels, const struct perf_dram *p,
+			 size_t n)
+{
+	int nread = 0, nwrite = 0;
+
+	assert_non_null(f);
+	assert_int_equal(f->channels, channels);
+	for (size_t i = 0; i < n; i++) {
+		int found = 0;
+
+		assert_true(amd_df_event(f, p[i].channel) == p[i].code);
+		for (int k = 0; k < f->df_nevents; k++)
+			found |= f->df[k].umask == p[i].umask && f->df[k].kind == p[i].kind;
+		assert_true(found);
+	}
+	/* and the family counts nothing perf does not list */
+	for (int k = 0; k < f->df_nevents; k++) {
+		int listed = 0;
+
+		for (size_t i = 0; i < n; i++)
+			listed |= f->df[k].umask == p[i].umask && f->df[k].kind == p[i].kind;
+		assert_true(listed);
+		nread += f->df[k].kind == DRAM_READ;
+		nwrite += f->df[k].kind == DRAM_WRITE;
+	}
+	assert_int_equal(nread, nwrite);	/* reads and writes, or neither */
+	/* "Requests with Data (64B)", "Read data beats (64 bytes)" */
+	assert_int_equal(AMD_BYTES_PER_EVENT, 64);
+}
+
+static void dram_events_as_perf_lists_them(void **state)
+{
+	(void)state;
+	check_family(amd_family_find(0x17, 0x31), 8, zen2_zen3, sizeof zen2_zen3 / sizeof zen2_zen3[0]);
+	check_family(amd_family_find(0x19, 0x01), 8, zen2_zen3, sizeof zen2_zen3 / sizeof zen2_zen3[0]);
+	check_family(amd_family_find(0x19, 0x11), 12, zen4, sizeof zen4 / sizeof zen4[0]);
+	check_family(amd_family_find(0x19, 0xa0), 12, zen4, sizeof zen4 / sizeof zen4[0]);
+	check_family(amd_family_find(0x1a, 0x02), 12, zen5, sizeof zen5 / sizeof zen5[0]);
+}
+
+/* amdzen4/memory-controller.json and amdzen5/memory-controller.json:
+ * umc_cas_cmd.rd and .wr are EventCode 0x0a with RdWrMask 0x1 and 0x2;
+ * recommended.json's umc_mem_read_bandwidth is umc_cas_cmd.rd * 64 bytes. */
+static void umc_events_as_perf_lists_them(void **state)
+{
+	(void)state;
+	assert_int_equal(AMD_UMC_CAS_CMD, 0x0a);
+	assert_int_equal(AMD_BYTES_PER_EVENT, 64);
+	assert_true(amd_family_find(0x19, 0x11)->has_umc);
+	assert_true(amd_family_find(0x1a, 0x02)->has_umc);
+	assert_false(amd_family_find(0x17, 0x31)->has_umc);	/* no UMC JSON before Zen4 */
+}
+
+/* L3: amdzen2/3 recommended.json l3_cache_accesses 0x04/0xff and l3_misses
+ * 0x04/0x01; amdzen4/cache.json and amdzen5/l3-cache.json
+ * l3_lookup_state.all_coherent_accesses_to_l3 0x04/0xff and .l3_miss
+ * 0x04/0x01: one event code, two umasks, on every generation. */
+static void l3_events_as_perf_lists_them(void **state)
+{
+	uint64_t event, umask;
+	(void)state;
+
+	assert_int_equal(AMD_L3_EVENT, 0x04);
+	assert_int_equal(AMD_L3_UMASK_ACCESSES, 0xff);
+	assert_int_equal(AMD_L3_UMASK_MISSES, 0x01);
+	amd_l3_access_codes(&event, &umask);
+	assert_true(event == 0x04 && umask == 0xff);
+	/* libpfm4 agrees: lib/events/amd64_events_fam19h_zen3_l3.h UNC_L3_REQUESTS
+	 * ALL.  (Its Zen5 table, amd64_events_fam1ah_zen5_l3.h, whose header
+	 * says "Zen3" by mistake, came after libpfm4 4.13, Debian 12's; it has
+	 * no Zen4 L3 table, nor any for the Data Fabric or UMC.) */
+	assert_int_equal(pfm_lookup("amd64_fam19h_zen3_l3", "UNC_L3_REQUESTS", "ALL", &event,
+				    &umask), 0);
+	assert_true(event == 0x04 && umask == 0xff);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(dram_events_as_perf_lists_them),
+		cmocka_unit_test(umc_events_as_perf_lists_them),
+		cmocka_unit_test(l3_events_as_perf_lists_them),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
