@@ -30,6 +30,7 @@ typedef pmResult pmdaResult;
 
 enum {
 	CPU_INDOM, CORE_INDOM, MODEL_INDOM, SOURCE_INDOM, SOCKET_INDOM, CHANNEL_INDOM, CCX_INDOM,
+	LINK_INDOM,
 	NUM_INDOMS
 };
 
@@ -54,6 +55,7 @@ static pmdaIndom indomtab[NUM_INDOMS] = {
 	{ SOCKET_INDOM, 0, NULL },
 	{ CHANNEL_INDOM, 0, NULL },
 	{ CCX_INDOM, 0, NULL },
+	{ LINK_INDOM, 0, NULL },
 };
 
 #define MS_UNITS	PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
@@ -158,6 +160,16 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_DF, 6, PM_TYPE_U64, CHANNEL_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
 	METRIC(CLUSTER_DF, 7, PM_TYPE_DOUBLE, CHANNEL_INDOM, PM_SEM_INSTANT, NO_UNITS),
 	METRIC(CLUSTER_DF, 8, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	/* amd.df.dram_util{,_duty_cycle} per socket */
+	METRIC(CLUSTER_DF, 9, PM_TYPE_DOUBLE, SOCKET_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_DF, 10, PM_TYPE_DOUBLE, SOCKET_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	/* amd.df.xgmi.{outbound,inbound} per socket, amd.df.xgmi.link.{outbound,
+	 * inbound,duty_cycle} per link */
+	METRIC(CLUSTER_DF, 11, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 12, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 13, PM_TYPE_U64, LINK_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 14, PM_TYPE_U64, LINK_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
+	METRIC(CLUSTER_DF, 15, PM_TYPE_DOUBLE, LINK_INDOM, PM_SEM_INSTANT, NO_UNITS),
 	/* amd.l3.{accesses,misses,miss_ratio} per L3 complex */
 	METRIC(CLUSTER_L3, 0, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
 	METRIC(CLUSTER_L3, 1, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
@@ -200,9 +212,13 @@ static void refresh_amd_instances(void)
 	for (int s = 0; s < a->nsockets; s++) {
 		snprintf(name, sizeof name, "socket%d", a->socket[s].id);
 		pmdaCacheStore(indom(SOCKET_INDOM), PMDA_CACHE_ADD, name, &a->socket[s]);
-		for (int ch = 0; ch < a->nchannels; ch++) {
+		for (int ch = 0; ch < a->socket[s].nchannels; ch++) {
 			snprintf(name, sizeof name, "socket%d/ch%d", a->socket[s].id, ch);
 			pmdaCacheStore(indom(CHANNEL_INDOM), PMDA_CACHE_ADD, name, &a->channel[s][ch]);
+		}
+		for (int n = 0; n < a->socket[s].nlinks; n++) {
+			snprintf(name, sizeof name, "socket%d/link%d", a->socket[s].id, n);
+			pmdaCacheStore(indom(LINK_INDOM), PMDA_CACHE_ADD, name, &a->link[s][n]);
 		}
 	}
 	for (int i = 0; i < a->nccx; i++) {
@@ -512,6 +528,7 @@ static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
 {
 	const struct amd_socket *so = priv;
 	const struct amd_channel *ch = priv;
+	const struct amd_link *l = priv;
 	int rw = sampler.amd.rw_apart;
 
 	switch (item) {
@@ -532,6 +549,22 @@ static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
 		break;
 	case 7: atom->d = ch->duty; break;	/* 0 says why the bytes have no value */
 	case 8: atom->cp = sampler.amd.peak_source; break;
+	case 9: case 10:
+		if (!so->have_util)
+			return PMDA_FETCH_NOVALUES;
+		atom->d = item == 9 ? so->util : so->util_duty;
+		break;
+	case 11: case 12:
+		if (!so->have_xgmi || (item == 12 && !sampler.amd.links_in))
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = whole(item == 11 ? so->xgmi_out : so->xgmi_in);
+		break;
+	case 13: case 14:
+		if (!l->have || (item == 14 && !sampler.amd.links_in))
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = whole(item == 13 ? l->out : l->in);
+		break;
+	case 15: atom->d = l->duty; break;
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;

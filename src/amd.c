@@ -12,8 +12,18 @@
 #define AMD_MAX_GROUPS 1024	/* DF, UMC and L3 groups on the largest machines */
 #define NOT_RUN_PASSES 2	/* a group this many passes off its counters is reported */
 
-/* Why a set of counters could not be opened, in an operator's words. */
-static void describe_error(char *out, size_t size, const struct uncore *u)
+int amd_socket_slot(struct amd *a, int package)
+{
+	for (int s = 0; s < a->nsockets; s++)
+		if (a->socket[s].id == package)
+			return s;
+	if (a->nsockets == AMD_MAX_SOCKETS)
+		return -1;
+	a->socket[a->nsockets] = (struct amd_socket){ .id = package };
+	return a->nsockets++;
+}
+
+void amd_describe_error(char *out, size_t size, const struct uncore *u)
 {
 	long paranoid = -1;
 
@@ -35,105 +45,59 @@ static void describe_error(char *out, size_t size, const struct uncore *u)
 	}
 }
 
-static void mux_words(struct amd *a, const struct uncore *u, int nunits, const char *what)
+/* The Data Fabric's groups, DRAM and links together, take turns on its
+ * counters: mux_text says how, once both are open. */
+static void df_rotation(struct amd *a)
 {
-	if (u->ngroups == 1)
-		snprintf(a->mux_text, sizeof a->mux_text, "%d %s on %d counters, no multiplexing",
-			 nunits, what, u->spec.counters);
-	else if (u->pmu.mux_interval_ms)
-		snprintf(a->mux_text, sizeof a->mux_text, "%d %s on %d counters: %d groups rotated "
-			 "every %u ms, each counting 1/%d of the time", nunits, what,
-			 u->spec.counters, u->ngroups, u->pmu.mux_interval_ms, u->ngroups);
+	const struct uncore *df = a->df.open ? &a->df : &a->links;
+	int groups = (a->df.open ? a->df.ngroups : 0) + (a->links.open ? a->links.ngroups : 0);
+	const char *with = a->links.open ? " (with the xGMI links)" : "";
+	size_t len = strlen(a->mux_text);
+
+	if (!a->df.open || len >= sizeof a->mux_text)
+		return;
+	if (groups < 2)
+		snprintf(a->mux_text + len, sizeof a->mux_text - len, ", no multiplexing");
+	else if (df->pmu.mux_interval_ms)
+		snprintf(a->mux_text + len, sizeof a->mux_text - len, "%s: %d groups rotated every "
+			 "%u ms, each counting 1/%d of the time", with, groups,
+			 df->pmu.mux_interval_ms, groups);
 	else
-		snprintf(a->mux_text, sizeof a->mux_text, "%d %s on %d counters: %d groups rotated "
-			 "by the kernel, each counting 1/%d of the time", nunits, what,
-			 u->spec.counters, u->ngroups, u->ngroups);
+		snprintf(a->mux_text + len, sizeof a->mux_text - len, "%s: %d groups rotated by the "
+			 "kernel, each counting 1/%d of the time", with, groups, groups);
 }
 
-static void name_sockets(struct amd *a, const struct pmu *p, const struct topology *topo)
+static void set_dram_ok(struct amd *a)
 {
-	a->nsockets = p->ncpus < AMD_MAX_SOCKETS ? p->ncpus : AMD_MAX_SOCKETS;
-	for (int i = 0; i < a->nsockets; i++) {
-		int cpu = p->cpu[i];
-		a->socket[i].id = cpu < topo->ncpus && topo->socket_of[cpu] >= 0 ?
-			topo->socket_of[cpu] : i;
-	}
-}
-
-static int open_umc(struct amd *a, const struct smt_config *cfg)
-{
-	struct uncore_spec spec = { .second_field = "rdwrmask", .nunits = 1, .per_unit = 2,
-		.event = { { AMD_UMC_CAS_CMD, AMD_UMC_CAS_CMD } }, .second = { { 1, 2 } },
-		.counters = config_pmu_counters(cfg, "amd_umc", AMD_UMC_COUNTERS) };
-	int sts = 0;
-
-	for (int ch = 0; ch < a->nchannels; ch++) {
-		char name[PMU_NAME_MAX];
-
-		snprintf(name, sizeof name, "amd_umc_%d", ch);
-		if ((sts = uncore_open(&a->umc[ch], name, &spec, a->backend)) < 0) {
-			describe_error(a->df_status, sizeof a->df_status, &a->umc[ch]);
-			while (ch-- > 0)
-				uncore_close(&a->umc[ch], a->backend);
-			return sts;
-		}
-	}
-	snprintf(a->mux_text, sizeof a->mux_text, "%d amd_umc PMUs, reads and writes on %d "
-		 "counters each, no multiplexing", a->nchannels, spec.counters);
-	return 0;
-}
-
-static int open_df(struct amd *a, const struct smt_config *cfg)
-{
-	const struct amd_family *f = a->family;
-	struct uncore_spec spec = { .second_field = "umask", .nunits = a->nchannels,
-		.per_unit = f->df_nevents, .counters = config_pmu_counters(cfg, "amd_df",
-									   f->df_counters) };
-	int sts;
-
-	for (int ch = 0; ch < a->nchannels; ch++)
-		for (int k = 0; k < f->df_nevents; k++) {
-			spec.event[ch][k] = amd_df_event(f, ch);
-			spec.second[ch][k] = f->df[k].umask;
-		}
-	if ((sts = uncore_open(&a->df, "amd_df", &spec, a->backend)) < 0) {
-		describe_error(a->df_status, sizeof a->df_status, &a->df);
-		return sts;
-	}
-	mux_words(a, &a->df, spec.nunits * spec.per_unit, "DRAM channel events");
-	return 0;
-}
-
-static void init_dram(struct amd *a, const struct smt_config *cfg, const struct cpuinfo *ci,
-		      const struct topology *topo)
-{
-	int have_df = sr_exists("/sys/bus/event_source/devices/amd_df");
-	int have_umc = sr_exists("/sys/bus/event_source/devices/amd_umc_0");
-
-	if (!have_df && !have_umc) {
-		snprintf(a->df_status, sizeof a->df_status, "no amd_df PMU in /sys/bus/event_source/"
-			 "devices (not an AMD EPYC host, or hidden by the hypervisor)");
-		return;
-	}
-	if (a->family == NULL) {
-		snprintf(a->df_status, sizeof a->df_status, "no DRAM event table for %s family 0x%x "
-			 "model 0x%x", ci->vendor, ci->family, ci->model);
-		return;
-	}
-	a->nchannels = cfg->dram_channels ? cfg->dram_channels : a->family->channels;
-	a->use_umc = a->family->has_umc && have_umc;
-	/* The kernel makes a UMC PMU per active memory controller: a socket
-	 * with fewer channels populated has fewer. */
-	for (int ch = 0; a->use_umc && ch < a->nchannels; ch++)
-		if (!sr_exists("/sys/bus/event_source/devices/amd_umc_%d", ch))
-			a->nchannels = ch;
-	if ((a->dram_error = a->use_umc ? open_umc(a, cfg) : open_df(a, cfg)) < 0)
-		return;
-	a->rw_apart = a->use_umc || a->family->df[0].kind != DRAM_READ_WRITE;
-	name_sockets(a, a->use_umc ? &a->umc[0].pmu : &a->df.pmu, topo);
-	snprintf(a->df_ok, sizeof a->df_ok, "ok: %s, %d socket%s, %s", a->family->name,
-		 a->nsockets, a->nsockets == 1 ? "" : "s", a->mux_text);
+	snprintf(a->df_ok, sizeof a->df_ok, "ok: %s, %d socket%s, %s%s", a->family->name,
+		 a->nsockets, a->nsockets == 1 ? "" : "s", a->mux_text, a->dram_note);
 	snprintf(a->df_status, sizeof a->df_status, "%s", a->df_ok);
+}
+
+static void init_dram(struct amd *a)
+{
+	a->dram_error = amd_dram_open(a);
+}
+
+static void init_links(struct amd *a)
+{
+	if (a->family == NULL || a->family->nlinks == 0 ||
+	    !sr_exists("/sys/bus/event_source/devices/amd_df")) {
+		snprintf(a->xgmi_status, sizeof a->xgmi_status, "%s", a->family == NULL ?
+			 "no xGMI event table for this processor" :
+			 "no amd_df PMU in /sys/bus/event_source/devices (not an AMD EPYC host, or "
+			 "hidden by the hypervisor)");
+		a->xgmi_error = -ENOENT;
+		return;
+	}
+	if (!a->cfg->xgmi) {
+		snprintf(a->xgmi_status, sizeof a->xgmi_status, "off in the configuration file "
+			 "(xgmi off): the Data Fabric counters are DRAM's alone");
+		a->xgmi_error = -ENOENT;
+		return;
+	}
+	if ((a->xgmi_error = amd_links_open(a)) == 0)
+		snprintf(a->xgmi_status, sizeof a->xgmi_status, "%s", a->xgmi_ok);
 }
 
 static void init_l3(struct amd *a, const struct smt_config *cfg, const struct topology *topo)
@@ -149,7 +113,7 @@ static void init_l3(struct amd *a, const struct smt_config *cfg, const struct to
 	}
 	amd_l3_access_codes(&spec.event[0][0], &spec.second[0][0]);
 	if ((a->l3_error = uncore_open(&a->l3, "amd_l3", &spec, a->backend)) < 0) {
-		describe_error(a->l3_status, sizeof a->l3_status, &a->l3);
+		amd_describe_error(a->l3_status, sizeof a->l3_status, &a->l3);
 		return;
 	}
 	a->nccx = a->l3.pmu.ncpus;
@@ -188,11 +152,16 @@ static void init_peak(struct amd *a, const struct smt_config *cfg)
 			 "no SMBIOS table at /sys/firmware/dmi/tables/DMI");
 		return;
 	}
+	/* The UMC PMUs are the active controllers of each socket; without
+	 * them, the populated channels are shared evenly. */
 	per_socket = a->nsockets ? (m.channels + a->nsockets - 1) / a->nsockets : 0;
-	if (a->nchannels && per_socket > a->nchannels)
-		per_socket = a->nchannels;
-	for (int s = 0; s < a->nsockets; s++)
-		a->socket[s].peak = (double)per_socket * m.mts * 1e6 * (m.data_width / 8);
+	for (int s = 0; s < a->nsockets; s++) {
+		int channels = per_socket;
+
+		if (a->socket[s].nchannels && (a->use_umc || channels > a->socket[s].nchannels))
+			channels = a->socket[s].nchannels;
+		a->socket[s].peak = (double)channels * m.mts * 1e6 * (m.data_width / 8);
+	}
 	snprintf(a->peak_source, sizeof a->peak_source, "SMBIOS: %d modules in %d channels at "
 		 "%d MT/s", m.populated, m.channels, m.mts);
 }
@@ -220,46 +189,13 @@ void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo 
 		snprintf(a->l3_status, sizeof a->l3_status, "out of memory");
 		return;
 	}
-	init_dram(a, cfg, ci, topo);
+	init_dram(a);
+	init_links(a);
+	df_rotation(a);
+	if (a->dram_error == 0)
+		set_dram_ok(a);
 	init_l3(a, cfg, topo);
 	init_peak(a, cfg);
-}
-
-/* Channel totals from the counts: 64 bytes an event. */
-static void sum_channels(struct amd *a)
-{
-	for (int s = 0; s < a->nsockets; s++) {
-		struct amd_socket *so = &a->socket[s];
-
-		so->bytes = so->read = so->write = 0;
-		so->have = true;
-		for (int ch = 0; ch < a->nchannels; ch++) {
-			struct amd_channel *c = &a->channel[s][ch];
-			const struct uncore *u = a->use_umc ? &a->umc[ch] : &a->df;
-			int cell = uncore_index(u, s, a->use_umc ? 0 : ch), per = u->spec.per_unit;
-
-			/* An interval off the counters is carried into the next one;
-			 * until then the channel has no value rather than a flat one. */
-			c->have = u->have[cell] && u->fresh[cell];
-			c->duty = u->duty[cell];
-			c->bytes = c->read = c->write = 0;
-			for (int k = 0; k < per; k++) {
-				double bytes = u->total[cell * per + k] * AMD_BYTES_PER_EVENT;
-				enum amd_dram_kind kind = a->use_umc ? (k ? DRAM_WRITE : DRAM_READ) :
-					a->family->df[k].kind;
-
-				c->bytes += bytes;
-				if (kind == DRAM_READ)
-					c->read += bytes;
-				else if (kind == DRAM_WRITE)
-					c->write += bytes;
-			}
-			so->bytes += c->bytes;
-			so->read += c->read;
-			so->write += c->write;
-			so->have &= c->have;
-		}
-	}
 }
 
 static void sum_ccx(struct amd *a)
@@ -278,22 +214,34 @@ static void sum_ccx(struct amd *a)
 	}
 }
 
-/* A read that failed, or groups kept off their counters (an oversized
- * group never runs; another user can take counters) for a couple of passes. */
-static void note_trouble(const struct uncore *u, char *status, size_t size)
+/* A read that failed, a saturated counter, or groups kept off their
+ * counters (an oversized group never runs; another user can take
+ * counters) for a couple of passes.  Returns true when it said so. */
+static bool note_trouble(const struct uncore *u, char *status, size_t size)
 {
+	if (!u->open)
+		return false;
 	if (u->error) {
-		describe_error(status, size, u);
-		return;
+		amd_describe_error(status, size, u);
+		return true;
 	}
-	for (int i = 0; u->open && i < u->pmu.ncpus * u->ngroups; i++)
+	if (u->nsaturated) {
+		snprintf(status, size, "%s: %d counter unit%s saturated at 2^48 and stopped, so %s "
+			 "no value (kernels without commit 2492e5aba2be, in 6.12-stable and later, "
+			 "let UMC counters saturate instead of wrapping; a newer kernel fixes it)",
+			 u->pmu.name, u->nsaturated, u->nsaturated == 1 ? "" : "s",
+			 u->nsaturated == 1 ? "it has" : "they have");
+		return true;
+	}
+	for (int i = 0; i < u->pmu.ncpus * u->ngroups; i++)
 		if (u->group[i].not_run >= NOT_RUN_PASSES) {
 			snprintf(status, size, "%s group %d on cpu %d has not counted for %u passes "
 				 "(its counters are held by another user, or the group is larger than "
 				 "the PMU's counters)", u->pmu.name, i % u->ngroups,
 				 u->pmu.cpu[u->group[i].cpu_index], u->group[i].not_run);
-			return;
+			return true;
 		}
+	return false;
 }
 
 static bool transient(int error)
@@ -305,38 +253,64 @@ static bool transient(int error)
  * allocates, which only this recovery does after start-up. */
 static void retry_busy(struct amd *a)
 {
-	bool dram = a->nsockets == 0 && transient(a->dram_error);
+	bool dram = transient(a->dram_error), links = transient(a->xgmi_error);
 	bool l3 = a->nccx == 0 && transient(a->l3_error);
 
-	if ((!dram && !l3) || ++a->passes % AMD_RETRY_PASSES != 0)
+	if ((!dram && !l3 && !links) || ++a->passes % AMD_RETRY_PASSES != 0)
 		return;
+	if (links)
+		init_links(a);
 	if (dram) {
-		init_dram(a, a->cfg, a->ci, a->topo);
-		if (a->nsockets)
+		init_dram(a);
+		if (a->dram_error == 0)
 			init_peak(a, a->cfg);
+	}
+	if (dram || links) {
+		a->mux_text[0] = '\0';
+		if (a->df.open)
+			snprintf(a->mux_text, sizeof a->mux_text, "%d DRAM channel events on %d "
+				 "counters", a->df.spec.nunits * a->df.spec.per_unit,
+				 a->df.spec.counters);
+		df_rotation(a);
+		if (a->dram_error == 0)
+			set_dram_ok(a);
 	}
 	if (l3)
 		init_l3(a, a->cfg, a->topo);
-	if (a->nsockets || a->nccx)
+	if (a->dram_error == 0 || a->xgmi_error == 0 || a->nccx)
 		a->generation++;
+}
+
+static void read_dram(struct amd *a)
+{
+	bool said = false;
+
+	for (int i = 0; i < a->numc; i++)
+		uncore_read(&a->umc[i], a->backend);
+	uncore_read(&a->df, a->backend);
+	amd_dram_sum(a);
+	snprintf(a->df_status, sizeof a->df_status, "%s", a->df_ok);
+	for (int i = 0; i < a->numc && !said; i++)
+		said = note_trouble(&a->umc[i], a->df_status, sizeof a->df_status);
+	if (!said)
+		note_trouble(&a->df, a->df_status, sizeof a->df_status);
 }
 
 void amd_read(struct amd *a)
 {
+	static const char ended[] = "replay ended: the trace has no more steps, counters stand still";
+
 	if (a->backend == NULL)
 		return;
 	a->backend->ops->begin_pass(a->backend);
 	retry_busy(a);
-	if (a->nsockets) {
-		for (int ch = 0; a->use_umc && ch < a->nchannels; ch++)
-			uncore_read(&a->umc[ch], a->backend);
-		if (!a->use_umc)
-			uncore_read(&a->df, a->backend);
-		sum_channels(a);
-		snprintf(a->df_status, sizeof a->df_status, "%s", a->df_ok);
-		for (int ch = 0; ch < (a->use_umc ? a->nchannels : 1); ch++)
-			note_trouble(a->use_umc ? &a->umc[ch] : &a->df, a->df_status,
-					 sizeof a->df_status);
+	if (a->dram_error == 0)
+		read_dram(a);
+	if (a->xgmi_error == 0) {
+		uncore_read(&a->links, a->backend);
+		amd_links_sum(a);
+		snprintf(a->xgmi_status, sizeof a->xgmi_status, "%s", a->xgmi_ok);
+		note_trouble(&a->links, a->xgmi_status, sizeof a->xgmi_status);
 	}
 	if (a->nccx) {
 		uncore_read(&a->l3, a->backend);
@@ -345,21 +319,34 @@ void amd_read(struct amd *a)
 		note_trouble(&a->l3, a->l3_status, sizeof a->l3_status);
 	}
 	if (ctr_replay_ended(a->backend)) {
-		if (a->nsockets)
-			snprintf(a->df_status, sizeof a->df_status, "replay ended: the trace has no "
-				 "more steps, counters stand still");
+		if (a->dram_error == 0)
+			snprintf(a->df_status, sizeof a->df_status, "%s", ended);
+		if (a->xgmi_error == 0)
+			snprintf(a->xgmi_status, sizeof a->xgmi_status, "%s", ended);
 		if (a->nccx)
-			snprintf(a->l3_status, sizeof a->l3_status, "replay ended: the trace has no "
-				 "more steps, counters stand still");
+			snprintf(a->l3_status, sizeof a->l3_status, "%s", ended);
 	}
+}
+
+static int groups_of(const struct uncore *u)
+{
+	return u->open ? u->pmu.ncpus * u->ngroups : 0;
+}
+
+int amd_groups(const struct amd *a)
+{
+	int n = groups_of(&a->df) + groups_of(&a->links) + groups_of(&a->l3);
+
+	for (int i = 0; i < a->numc; i++)
+		n += groups_of(&a->umc[i]);
+	return n;
 }
 
 void amd_free(struct amd *a)
 {
 	if (a->backend) {
-		uncore_close(&a->df, a->backend);
-		for (int ch = 0; ch < AMD_MAX_CHANNELS; ch++)
-			uncore_close(&a->umc[ch], a->backend);
+		amd_dram_close(a);
+		uncore_close(&a->links, a->backend);
 		uncore_close(&a->l3, a->backend);
 		a->backend->ops->destroy(a->backend);
 	}

@@ -1,7 +1,8 @@
 /*
  * EPYC memory subsystem: DRAM bytes per socket and channel from the Data
- * Fabric (or UMC) counters, and L3 accesses and misses per L3 complex, with
- * a reason in words wherever there are no values.
+ * Fabric or the UMC counters, the data bus utilisation the UMCs measure,
+ * cross-socket (xGMI) link traffic, and L3 accesses and misses per L3
+ * complex, with a reason in words wherever there are no values.
  */
 #ifndef SMTCPU_AMD_H
 #define SMTCPU_AMD_H
@@ -16,18 +17,41 @@
 #include "uncore.h"
 
 #define AMD_MAX_SOCKETS 8
+#define AMD_MAX_UMC (AMD_MAX_SOCKETS * AMD_MAX_CHANNELS)
+
+/* Where a channel, or a link, is counted: a unit of an uncore set. */
+struct amd_cell {
+	const struct uncore *u;		/* NULL: not counted */
+	int cpu_index, unit;		/* into u->pmu.cpu[], u->spec units */
+};
 
 struct amd_channel {
+	int umc;			/* N of its amd_umc_N PMU; -1 on the Data Fabric */
+	struct amd_cell at;		/* its reads and writes */
+	struct amd_cell bus;		/* UMC: data slot clocks and memory clocks */
 	double bytes, read, write;	/* estimated, cumulative */
 	double duty;			/* fraction of the last interval on a counter */
 	bool have;			/* counted, and in its last interval */
+	bool saturated;			/* a UMC counter stuck at its top (old kernels) */
+};
+
+struct amd_link {
+	struct amd_cell at;
+	double out, in;			/* bytes, estimated, cumulative */
+	double duty;
+	bool have;
 };
 
 struct amd_socket {
 	int id;				/* physical package */
+	int nchannels, nlinks;
 	double bytes, read, write;	/* sums of its channels */
 	bool have;			/* every channel has a value */
 	double peak;			/* bytes per second, 0 if unknown */
+	double util, util_duty;		/* data bus busy fraction and its duty, last window */
+	bool have_util;
+	double xgmi_out, xgmi_in;	/* sums of its links, bytes */
+	bool have_xgmi;
 };
 
 struct amd_ccx {
@@ -40,21 +64,26 @@ struct amd_ccx {
 struct amd {
 	const struct amd_family *family;
 	struct ctr_backend *backend;
-	int nsockets, nchannels;
+	int nsockets;
 	bool rw_apart;			/* reads and writes counted apart */
 	bool use_umc;
-	struct uncore df;		/* one unit per channel */
-	struct uncore umc[AMD_MAX_CHANNELS];	/* or: one PMU per channel */
+	bool links_in;			/* the family counts inbound link traffic too */
+	struct uncore df;		/* DRAM on the Data Fabric: one unit per channel */
+	struct uncore *umc;		/* [numc]: one set per amd_umc_N PMU in use */
+	int numc;
+	struct uncore links;		/* xGMI on the Data Fabric: one unit per link */
 	struct uncore l3;		/* one unit: accesses and misses */
 	struct amd_socket socket[AMD_MAX_SOCKETS];
 	struct amd_channel channel[AMD_MAX_SOCKETS][AMD_MAX_CHANNELS];
+	struct amd_link link[AMD_MAX_SOCKETS][AMD_MAX_LINKS];
 	struct amd_ccx *ccx;		/* [nccx] */
 	int nccx;
 	char peak_source[96];		/* where peak came from, or why none */
-	char df_status[256], l3_status[256];
-	char df_ok[256], l3_ok[256];	/* the status while all is well */
-	char mux_text[160];		/* the multiplexing in words, for the status */
-	int dram_error, l3_error;	/* -errno that kept them closed, 0 if none */
+	char df_status[256], l3_status[256], xgmi_status[256];
+	char df_ok[256], l3_ok[256], xgmi_ok[256];	/* the status while all is well */
+	char mux_text[160];		/* the DRAM counting in words, for the status */
+	char dram_note[256];		/* what the DRAM layout left out, "" if nothing */
+	int dram_error, l3_error, xgmi_error;	/* -errno that kept them closed, 0 if none */
 	unsigned passes;
 	unsigned generation;		/* bumped when instances appear (a retry opened them) */
 	const struct smt_config *cfg;	/* kept for retries: the sampler's, for its life */
@@ -63,8 +92,8 @@ struct amd {
 };
 
 /* Sets everything up: the backend (perf_event_open, or the configured
- * replay), the DRAM and L3 counters.  Never fails: what cannot be counted
- * has a status that says why. */
+ * replay), the DRAM, link and L3 counters.  Never fails: what cannot be
+ * counted has a status that says why. */
 void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo *ci,
 	      const struct topology *topo);
 
@@ -75,6 +104,28 @@ void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo 
 /* One sampling pass: every group read once; busy counters retried. */
 void amd_read(struct amd *a);
 
+/* Counter groups open, for the benchmark. */
+int amd_groups(const struct amd *a);
+
 void amd_free(struct amd *a);
+
+/* The parts amd.c puts together (amd_dram.c, amd_umc.c, amd_links.c). */
+
+/* The socket slot of a package, added when new; -1 when all are taken. */
+int amd_socket_slot(struct amd *a, int package);
+
+/* Why a set of counters could not be opened, in an operator's words. */
+void amd_describe_error(char *out, size_t size, const struct uncore *u);
+
+/* Opens DRAM on the Data Fabric, or on the amd_umc_N PMUs, and lays out
+ * sockets and channels.  Returns 0 or -errno (df_status says why). */
+int amd_dram_open(struct amd *a);
+int amd_umc_open(struct amd *a);
+/* This pass's sums of every channel and socket. */
+void amd_dram_sum(struct amd *a);
+void amd_dram_close(struct amd *a);
+
+int amd_links_open(struct amd *a);
+void amd_links_sum(struct amd *a);
 
 #endif

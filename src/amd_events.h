@@ -1,8 +1,10 @@
 /*
- * What to count on each EPYC generation: the DRAM channel events of the
- * Data Fabric (or the UMC PMUs), the L3 events, the counters each PMU has,
- * and how to recognise the generation from /proc/cpuinfo.  Data, in one
- * place; the configuration file can override counters and channels.
+ * What to count on each EPYC generation: the DRAM channel and xGMI link
+ * events of the Data Fabric, the UMC events, the L3 events, the counters
+ * each PMU has, and how to recognise the generation from /proc/cpuinfo.
+ * Data, in one place; the configuration file can override counters and
+ * channels.  qa/unit/test_perf_events.c checks every value against perf's
+ * pmu-events JSON.
  */
 #ifndef SMTCPU_AMD_EVENTS_H
 #define SMTCPU_AMD_EVENTS_H
@@ -10,6 +12,7 @@
 #include <stdint.h>
 
 #define AMD_MAX_CHANNELS 12
+#define AMD_MAX_LINKS 8			/* xGMI links per socket: Zen4 has 8 */
 #define AMD_DRAM_EVENTS_MAX 4		/* per channel */
 #define AMD_BYTES_PER_EVENT 64		/* one cache line per DRAM request */
 
@@ -31,6 +34,11 @@ struct amd_family {
 	int df_nevents;
 	struct amd_dram_event df[AMD_DRAM_EVENTS_MAX];
 	int has_umc;			/* amd_umc_N PMUs may exist (PerfMonV2) */
+	/* xGMI links: event base + 0x40 per link, outbound umask, and
+	 * inbound where the family has it (0 if not); bytes per event. */
+	int nlinks;
+	uint64_t link_event_base, link_out_umask, link_in_umask;
+	int link_bytes;
 	double peak_gbs;		/* full population at the rated speed, per socket */
 };
 
@@ -40,8 +48,19 @@ const struct amd_family *amd_family_find(int family, int model);
 /* The DF event code of channel ch. */
 uint64_t amd_df_event(const struct amd_family *f, int ch);
 
-/* UMC: cas_cmd with rdwrmask 1 (reads) and 2 (writes); 4 counters each. */
+/* The DF event code of link n. */
+uint64_t amd_link_event(const struct amd_family *f, int n);
+
+/* UMC, per memory controller: cas_cmd with rdwrmask 1 (reads) and 2
+ * (writes), 64 bytes each; and the data bus, busy for data_slot_clks.all
+ * (no rdwrmask) out of AMD_UMC_SLOTS_PER_CLK per mem_clk cycle (perf's
+ * umc_data_bus_utilization).  4 counters each. */
 #define AMD_UMC_CAS_CMD 0x0a
+#define AMD_UMC_RDWR_READ 1
+#define AMD_UMC_RDWR_WRITE 2
+#define AMD_UMC_DATA_SLOT_CLKS 0x14
+#define AMD_UMC_MEM_CLK 0x00
+#define AMD_UMC_SLOTS_PER_CLK 2
 #define AMD_UMC_COUNTERS 4
 
 /* L3, Zen2 to Zen5: event 0x04, umask 0xff every request, 0x01 the misses.

@@ -221,6 +221,11 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 			     "204.8GB/s\"");
 		else
 			cfg->dram_peak_gbs = gbs;
+	} else if (strcmp(word[0], "xgmi") == 0) {
+		if (n != 2 || (strcmp(word[1], "on") != 0 && strcmp(word[1], "off") != 0))
+			fail(cfg, lineno, "xgmi takes on or off");
+		else
+			cfg->xgmi = strcmp(word[1], "on") == 0;
 	} else if (strcmp(word[0], "replay") == 0) {
 		if (n != 2)
 			fail(cfg, lineno, "replay takes one trace file");
@@ -228,7 +233,7 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 			snprintf(cfg->replay, sizeof cfg->replay, "%s", word[1]);
 	} else {
 		fail(cfg, lineno, "unknown setting \"%.40s\" (expected period, table, model, "
-		     "pmu_counters, dram_channels, dram_peak or replay)", word[0]);
+		     "pmu_counters, dram_channels, dram_peak, xgmi or replay)", word[0]);
 	}
 }
 
@@ -236,6 +241,7 @@ static void defaults(struct smt_config *cfg, const char *path)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->period_ms = CONFIG_DEFAULT_PERIOD_MS;
+	cfg->xgmi = 1;
 	if (path)
 		snprintf(cfg->path, sizeof cfg->path, "%s", path);
 }

@@ -11,6 +11,8 @@
  *   dram_channels N                DRAM channels per socket to count
  *   dram_peak RATE                 peak DRAM bandwidth per socket, in GB/s
  *                                  ("204.8" or "204.8GB/s"), instead of SMBIOS
+ *   xgmi on|off                    count cross-socket link traffic (on); off
+ *                                  leaves the Data Fabric counters to DRAM
  *   replay FILE                    read counters from a recorded trace
  *                                  instead of perf_event_open (tests)
  *
@@ -42,6 +44,7 @@ struct smt_config {
 	int ncounters;
 	int dram_channels;		/* 0: the family's */
 	double dram_peak_gbs;		/* 0: from SMBIOS */
+	int xgmi;			/* count the xGMI links (default 1) */
 	char replay[PATH_MAX];		/* "" for perf_event_open */
 	int nerrors;
 	char first_error[512];		/* "FILE:LINE: why" */

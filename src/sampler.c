@@ -15,7 +15,8 @@
 #include "sysroot.h"
 
 const char *const smt_source_names[SRC_COUNT] = {
-	"cpustat", "purr", "amd_df", "amd_l3", "config", "lparcfg", "topology"
+	"cpustat", "purr", "amd_df", "amd_l3", "config", "lparcfg", "topology",
+	"amd_xgmi"
 };
 
 void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)

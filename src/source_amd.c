@@ -7,6 +7,7 @@ static void copy_status(struct sampler *s)
 {
 	sampler_set_status(s, SRC_AMD_DF, "%s", s->amd.df_status);
 	sampler_set_status(s, SRC_AMD_L3, "%s", s->amd.l3_status);
+	sampler_set_status(s, SRC_AMD_XGMI, "%s", s->amd.xgmi_status);
 }
 
 static int amd_source_init(struct sampler *s)

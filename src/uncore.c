@@ -43,12 +43,29 @@ static int open_group(struct uncore *u, struct uncore_group *g, struct ctr_backe
 int uncore_open(struct uncore *u, const char *pmu_name, const struct uncore_spec *spec,
 		struct ctr_backend *b)
 {
-	int sts, ncells, ng;
+	int sts;
 
 	memset(u, 0, sizeof *u);
+	if ((sts = pmu_discover(&u->pmu, pmu_name, u->why, sizeof u->why)) < 0) {
+		u->error = sts;
+		return sts;
+	}
+	return uncore_open_pmu(u, &u->pmu, spec, b);
+}
+
+int uncore_open_pmu(struct uncore *u, const struct pmu *p, const struct uncore_spec *spec,
+		    struct ctr_backend *b)
+{
+	const char *pmu_name = p->name;
+	int sts, ncells, ng;
+
+	if (p != &u->pmu) {
+		memset(u, 0, sizeof *u);
+		u->pmu = *p;
+	}
 	u->spec = *spec;
-	if ((sts = pmu_discover(&u->pmu, pmu_name, u->why, sizeof u->why)) < 0 ||
-	    (sts = encode_events(u)) < 0)
+	u->error = 0;
+	if ((sts = encode_events(u)) < 0)
 		goto fail;
 	u->ngroups = mux_plan(spec->nunits, spec->per_unit, spec->counters, u->group_of);
 	if (u->ngroups < 1 || spec->per_unit > CTR_GROUP_MAX) {
@@ -65,7 +82,9 @@ int uncore_open(struct uncore *u, const char *pmu_name, const struct uncore_spec
 	u->duty = calloc((size_t)ncells, sizeof *u->duty);
 	u->have = calloc((size_t)ncells, sizeof *u->have);
 	u->fresh = calloc((size_t)ncells, sizeof *u->fresh);
-	if (!u->group || !u->total || !u->window || !u->duty || !u->have || !u->fresh) {
+	u->saturated = calloc((size_t)ncells, sizeof *u->saturated);
+	if (!u->group || !u->total || !u->window || !u->duty || !u->have || !u->fresh ||
+	    !u->saturated) {
 		sts = -ENOMEM;
 		snprintf(u->why, sizeof u->why, "out of memory");
 		goto fail;
@@ -97,6 +116,15 @@ fail:
 	return sts;
 }
 
+/* A member at the top of its 48 bits that did not move while its group
+ * counted has saturated (see uncore_spec.saturates). */
+static bool stuck_at_top(const struct uncore_group *g, const struct ctr_reading *now, int i)
+{
+	const uint64_t top = (UINT64_C(1) << MUX_COUNTER_BITS) - 1;
+
+	return (now->value[i] & top) == top && now->value[i] == g->last.value[i];
+}
+
 /* One group's interval: estimates into the totals, or the baseline kept. */
 static int count_group(struct uncore *u, struct uncore_group *g, const struct ctr_reading *now)
 {
@@ -120,11 +148,20 @@ static int count_group(struct uncore *u, struct uncore_group *g, const struct ct
 	case MUX_NO_TIME:
 		return 0;
 	}
-	g->last = *now;
 	g->not_run = 0;
 	for (int j = 0; j < g->nunits; j++) {
 		int cell = uncore_index(u, g->cpu_index, g->first_unit + j);
 
+		for (int k = 0; u->spec.saturates && !u->saturated[cell] && k < per; k++)
+			if (stuck_at_top(g, now, j * per + k)) {
+				u->saturated[cell] = 1;
+				u->nsaturated++;
+			}
+		if (u->saturated[cell]) {
+			u->duty[cell] = duty;
+			u->fresh[cell] = 0;
+			continue;
+		}
 		for (int k = 0; k < per; k++) {
 			u->total[cell * per + k] += est[j * per + k];
 			u->window[cell * per + k] = est[j * per + k];
@@ -133,6 +170,7 @@ static int count_group(struct uncore *u, struct uncore_group *g, const struct ct
 		u->have[cell] = 1;
 		u->fresh[cell] = 1;
 	}
+	g->last = *now;
 	return 1;
 }
 
@@ -170,8 +208,9 @@ void uncore_close(struct uncore *u, struct ctr_backend *b)
 	free(u->duty);
 	free(u->have);
 	free(u->fresh);
+	free(u->saturated);
 	u->group = NULL;
 	u->total = u->window = u->duty = NULL;
-	u->have = u->fresh = NULL;
+	u->have = u->fresh = u->saturated = NULL;
 	u->open = false;
 }

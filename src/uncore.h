@@ -24,6 +24,10 @@ struct uncore_spec {
 	uint64_t event[UNCORE_MAX_UNITS][UNCORE_MAX_PER_UNIT];
 	uint64_t second[UNCORE_MAX_UNITS][UNCORE_MAX_PER_UNIT];
 	int counters;			/* the PMU's, as the table or configuration says */
+	/* The counters saturate at the top instead of wrapping (UMC under
+	 * kernels without commit 2492e5aba2be): a unit with a member stuck
+	 * there over an interval that counted is marked saturated for good. */
+	bool saturates;
 };
 
 struct uncore_group {
@@ -46,6 +50,8 @@ struct uncore {
 	double *duty;			/* [pmu.ncpus][nunits] last window's */
 	unsigned char *have;		/* [pmu.ncpus][nunits] has counted at least once */
 	unsigned char *fresh;		/* [pmu.ncpus][nunits] counted in its last interval */
+	unsigned char *saturated;	/* [pmu.ncpus][nunits] see uncore_spec.saturates */
+	int nsaturated;			/* units saturated */
 	bool open;
 	int error;			/* -errno of what stopped it, 0 if none */
 	char why[256];			/* that, in words */
@@ -55,6 +61,10 @@ struct uncore {
  * Returns 0, or -errno with why set (the set is then closed and empty). */
 int uncore_open(struct uncore *u, const char *pmu_name, const struct uncore_spec *spec,
 		struct ctr_backend *b);
+
+/* The same for a PMU already discovered. */
+int uncore_open_pmu(struct uncore *u, const struct pmu *p, const struct uncore_spec *spec,
+		    struct ctr_backend *b);
 
 /* Reads every group once and adds this interval's estimates.  Returns the
  * number of groups that counted. */

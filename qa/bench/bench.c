@@ -104,7 +104,7 @@ static int sample(const char *root, int n, const char *config)
 	}
 	printf("sample_us %.1f allocations %ld cpus %d cores %d groups %d\n",
 	       median(t, batches) * 1e6, allocations - before, s.topo.nonline, s.topo.ncores,
-	       s.amd.df.pmu.ncpus * s.amd.df.ngroups + s.amd.l3.pmu.ncpus * s.amd.l3.ngroups);
+	       amd_groups(&s.amd));
 	sampler_free(&s);
 	return 0;
 }
