@@ -25,7 +25,11 @@ int amd_links_open(struct amd *a)
 		spec.second[n][1] = f->link_in_umask;
 	}
 	if ((sts = uncore_open(&a->links, "amd_df", &spec, a->backend)) < 0) {
-		amd_describe_error(a->xgmi_status, sizeof a->xgmi_status, &a->links);
+		char why[200];
+
+		amd_describe_error(why, sizeof why, &a->links);
+		snprintf(a->xgmi_status, sizeof a->xgmi_status, "xGMI link events not counted "
+			 "(DRAM is not affected): %s", why);
 		return sts;
 	}
 	for (int i = 0; i < a->links.pmu.ncpus; i++) {

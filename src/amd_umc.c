@@ -60,6 +60,8 @@ static void note(struct amd *a, const char *fmt, ...)
 
 	if (len == 0)
 		len = (size_t)snprintf(a->dram_note, sizeof a->dram_note, "; not counted:");
+	else if (len + 2 < sizeof a->dram_note)
+		a->dram_note[len++] = ',';
 	if (len + 2 >= sizeof a->dram_note)
 		return;
 	a->dram_note[len++] = ' ';
@@ -116,6 +118,13 @@ int amd_umc_open(struct amd *a)
 		int s, ch, sts;
 
 		snprintf(name, sizeof name, UMC_PREFIX "%d", number[k]);
+		/* The kernel numbers without gaps: one means a PMU is missing. */
+		int expected = k ? number[k - 1] + 1 : 0;
+
+		if (number[k] == expected + 1)
+			note(a, UMC_PREFIX "%d (absent)", expected);
+		else if (number[k] > expected)
+			note(a, UMC_PREFIX "%d..%d (absent)", expected, number[k] - 1);
 		if ((sts = pmu_discover(&u->pmu, name, u->why, sizeof u->why)) < 0) {
 			note(a, "%s", u->why);
 			continue;

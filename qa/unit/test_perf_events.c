@@ -104,6 +104,72 @@ static void umc_events_as_perf_lists_them(void **state)
 	assert_false(amd_family_find(0x17, 0x31)->has_umc);	/* no UMC JSON before Zen4 */
 }
 
+/* Zen4 and Zen5 memory-controller.json: umc_data_slot_clks.all is EventCode
+ * 0x14 and umc_mem_clk 0x00, neither with a RdWrMask; recommended.json's
+ * umc_data_bus_utilization is d_ratio(umc_data_slot_clks.all / 2, umc_mem_clk). */
+static void umc_data_bus_as_perf_lists_it(void **state)
+{
+	(void)state;
+	assert_int_equal(AMD_UMC_DATA_SLOT_CLKS, 0x14);
+	assert_int_equal(AMD_UMC_MEM_CLK, 0x00);
+	assert_int_equal(AMD_UMC_SLOTS_PER_CLK, 2);
+	assert_int_equal(AMD_UMC_RDWR_READ, 0x1);
+	assert_int_equal(AMD_UMC_RDWR_WRITE, 0x2);
+}
+
+/* One family's xGMI link events as perf lists them. */
+struct perf_links {
+	int nlinks;
+	uint64_t code[8];		/* EventCode of link 0, 1, ... */
+	uint64_t out_umask, in_umask;	/* 0: no inbound event */
+	int bytes;
+};
+
+/* amdzen3/data-fabric.json, and amdzen2/data-fabric.json as the patch "perf
+ * vendor events amd: Add recommended events" (2020-09-01) created it:
+ * remote_outbound_data_controller_0..3, "Remote Link Controller Outbound
+ * Packet Types: Data (32B)". */
+static const struct perf_links zen2_zen3_links = {
+	4, { 0x7c7, 0x807, 0x847, 0x887 }, 0x02, 0, 32
+};
+
+/* amdzen4/data-fabric.json, from "perf vendor events amd: Add Zen 4 uncore
+ * events" (2022-12-07): local_socket_outbound_data_beats_link0..7, "Data
+ * beats (64 bytes) for local socket outbound data from inter-socket xGMI
+ * link N"; no inbound events. */
+static const struct perf_links zen4_links = {
+	8, { 0xb5f, 0xb9f, 0xbdf, 0xc1f, 0xc5f, 0xc9f, 0xcdf, 0xd1f }, 0xf3e, 0, 64
+};
+
+/* amdzen5/data-fabric.json: local_socket_outbound_data_beats_link_0..5
+ * (UMask 0xf3e) and local_socket_inbound_data_beats_link_0..5 (0xf3f),
+ * "Outbound/Inbound data beats (64 bytes) ... over Cross-socket Link N". */
+static const struct perf_links zen5_links = {
+	6, { 0xd5f, 0xd9f, 0xddf, 0xe1f, 0xe5f, 0xe9f }, 0xf3e, 0xf3f, 64
+};
+
+static void check_links(const struct amd_family *f, const struct perf_links *p)
+{
+	assert_non_null(f);
+	assert_int_equal(f->nlinks, p->nlinks);
+	assert_true(f->nlinks <= AMD_MAX_LINKS);
+	for (int n = 0; n < p->nlinks; n++)
+		assert_true(amd_link_event(f, n) == p->code[n]);
+	assert_true(f->link_out_umask == p->out_umask);
+	assert_true(f->link_in_umask == p->in_umask);
+	assert_int_equal(f->link_bytes, p->bytes);
+}
+
+static void link_events_as_perf_lists_them(void **state)
+{
+	(void)state;
+	check_links(amd_family_find(0x17, 0x31), &zen2_zen3_links);
+	check_links(amd_family_find(0x19, 0x01), &zen2_zen3_links);
+	check_links(amd_family_find(0x19, 0x11), &zen4_links);
+	check_links(amd_family_find(0x19, 0xa0), &zen4_links);
+	check_links(amd_family_find(0x1a, 0x02), &zen5_links);
+}
+
 /* L3: amdzen2/3 recommended.json l3_cache_accesses 0x04/0xff and l3_misses
  * 0x04/0x01; amdzen4/cache.json and amdzen5/l3-cache.json
  * l3_lookup_state.all_coherent_accesses_to_l3 0x04/0xff and .l3_miss
@@ -132,6 +198,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dram_events_as_perf_lists_them),
 		cmocka_unit_test(umc_events_as_perf_lists_them),
+		cmocka_unit_test(umc_data_bus_as_perf_lists_it),
+		cmocka_unit_test(link_events_as_perf_lists_them),
 		cmocka_unit_test(l3_events_as_perf_lists_them),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
