@@ -21,6 +21,8 @@
 #include "domain.h"
 #include "src/log.h"
 #include "src/sampler.h"
+#include "src/source_amd.h"
+#include "src/source_power.h"
 #include "src/sysroot.h"
 
 /* PCP 7 renamed the fetch result type; PCP 6 has only pmResult. */
@@ -178,11 +180,26 @@ static pmdaMetric metrictab[] = {
 
 static struct sampler sampler;
 static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
-static unsigned amd_seen;	/* sampler.amd.generation, likewise */
+static unsigned amd_seen;	/* amd()->generation, likewise */
 static int dso_mode;
 static double last_pass;	/* monotonic seconds of the last pass */
 static char config_path[MAXPATHLEN];
 static char model_text[2][SMT_MAX_THREADS * 12];	/* scratch for smt.model strings */
+
+/* The sources' states; empty ones until the sampler has them. */
+static const struct amd *amd(void)
+{
+	static const struct amd none;
+	const struct amd *a = sampler_amd(&sampler);
+	return a ? a : &none;
+}
+
+static const struct power_state *power(void)
+{
+	static const struct power_state none;
+	const struct power_state *p = sampler_power(&sampler);
+	return p ? p : &none;
+}
 
 static pmInDom indom(int serial)
 {
@@ -206,19 +223,20 @@ static void log_sink(enum smt_log_level level, const char *message)
  * on at start-up. */
 static void refresh_amd_instances(void)
 {
-	struct amd *a = &sampler.amd;
+	const struct amd *a = amd();
 	char name[48];
 
 	for (int s = 0; s < a->nsockets; s++) {
 		snprintf(name, sizeof name, "socket%d", a->socket[s].id);
-		pmdaCacheStore(indom(SOCKET_INDOM), PMDA_CACHE_ADD, name, &a->socket[s]);
+		pmdaCacheStore(indom(SOCKET_INDOM), PMDA_CACHE_ADD, name, (void *)&a->socket[s]);
 		for (int ch = 0; ch < a->socket[s].nchannels; ch++) {
 			snprintf(name, sizeof name, "socket%d/ch%d", a->socket[s].id, ch);
-			pmdaCacheStore(indom(CHANNEL_INDOM), PMDA_CACHE_ADD, name, &a->channel[s][ch]);
+			pmdaCacheStore(indom(CHANNEL_INDOM), PMDA_CACHE_ADD, name,
+				       (void *)&a->channel[s][ch]);
 		}
 		for (int n = 0; n < a->socket[s].nlinks; n++) {
 			snprintf(name, sizeof name, "socket%d/link%d", a->socket[s].id, n);
-			pmdaCacheStore(indom(LINK_INDOM), PMDA_CACHE_ADD, name, &a->link[s][n]);
+			pmdaCacheStore(indom(LINK_INDOM), PMDA_CACHE_ADD, name, (void *)&a->link[s][n]);
 		}
 	}
 	for (int i = 0; i < a->nccx; i++) {
@@ -258,20 +276,20 @@ static void refresh_instances(void)
 			pmdaCacheStore(indom(MODEL_INDOM), PMDA_CACHE_ADD, builtin[i].name,
 				       (void *)&builtin[i]);
 	refresh_amd_instances();
-	for (int src = 0; src < SRC_COUNT; src++)
-		pmdaCacheStore(indom(SOURCE_INDOM), PMDA_CACHE_ADD, smt_source_names[src],
+	for (int src = 0; src < sampler.nstatus; src++)
+		pmdaCacheStore(indom(SOURCE_INDOM), PMDA_CACHE_ADD, sampler.status_name[src],
 			       (void *)&sampler.status[src]);
 	for (int i = 0; i < NUM_INDOMS; i++)
 		pmdaCacheOp(indom(i), PMDA_CACHE_SAVE);
 	topology_seen = sampler.topo.generation;
-	amd_seen = sampler.amd.generation;
+	amd_seen = amd()->generation;
 }
 
 static void sample_now(void)
 {
 	sampler_pass(&sampler);
 	last_pass = monotonic();
-	if (sampler.topo.generation != topology_seen || sampler.amd.generation != amd_seen)
+	if (sampler.topo.generation != topology_seen || amd()->generation != amd_seen)
 		refresh_instances();
 }
 
@@ -439,7 +457,7 @@ static int fetch_purr_cpu(unsigned int item, const struct smt_cpu_values *v, pmA
 		return PMDA_FETCH_NOVALUES;
 	if (item < PURR_NCOUNTERS) {
 		/* A file that failed its last read has no value, not a frozen one. */
-		if (!v->purr_have[item] || !sampler.purr.cpu[v - sampler.cpu].seen[item])
+		if (!v->purr_have[item] || !power()->purr.cpu[v - sampler.cpu].seen[item])
 			return PMDA_FETCH_NOVALUES;
 		atom->ull = ticks_to_us(v->purr[item]);
 	} else if (item < PURR_NCOUNTERS + PMODE_COUNT) {
@@ -491,7 +509,7 @@ static int fetch_lpar(unsigned int item, pmAtomValue *atom)
 		LPAR_ENTITLED, LPAR_CAPPED, LPAR_SHARED, LPAR_DONATING, LPAR_VPROCS,
 		LPAR_POOL, LPAR_POOL_CAPACITY, LPAR_POOL_CORES,
 	};
-	const struct lparcfg *l = &sampler.lparcfg;
+	const struct lparcfg *l = &power()->lparcfg;
 
 	if (l->fd < 0 || l->version[0] == '\0')
 		return PMDA_FETCH_NOVALUES;
@@ -507,9 +525,9 @@ static int fetch_lpar(unsigned int item, pmAtomValue *atom)
 	}
 	if (item >= 8 && item <= 10) {
 		int c = (int)item - 8;	/* LPAR_C_POOL_IDLE, LPAR_C_PURR, LPAR_C_TBR */
-		if (!sampler.lpar.have[c] || sampler.cpuinfo.timebase == 0)
+		if (!power()->lpar.have[c] || sampler.cpuinfo.timebase == 0)
 			return PMDA_FETCH_NOVALUES;
-		atom->ull = ticks_to_us(sampler.lpar.total[c]);
+		atom->ull = ticks_to_us(power()->lpar.total[c]);
 		return PMDA_FETCH_STATIC;
 	}
 	if (item == 11) {
@@ -529,7 +547,7 @@ static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
 	const struct amd_socket *so = priv;
 	const struct amd_channel *ch = priv;
 	const struct amd_link *l = priv;
-	int rw = sampler.amd.rw_apart;
+	int rw = amd()->rw_apart;
 
 	switch (item) {
 	case 0: case 1: case 2:
@@ -548,19 +566,19 @@ static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
 		atom->ull = whole(item == 4 ? ch->bytes : item == 5 ? ch->read : ch->write);
 		break;
 	case 7: atom->d = ch->duty; break;	/* 0 says why the bytes have no value */
-	case 8: atom->cp = sampler.amd.peak_source; break;
+	case 8: atom->cp = (char *)amd()->peak_source; break;
 	case 9: case 10:
 		if (!so->have_util)
 			return PMDA_FETCH_NOVALUES;
 		atom->d = item == 9 ? so->util : so->util_duty;
 		break;
 	case 11: case 12:
-		if (!so->have_xgmi || (item == 12 && !sampler.amd.links_in))
+		if (!so->have_xgmi || (item == 12 && !amd()->links_in))
 			return PMDA_FETCH_NOVALUES;
 		atom->ull = whole(item == 11 ? so->xgmi_out : so->xgmi_in);
 		break;
 	case 13: case 14:
-		if (!l->have || (item == 14 && !sampler.amd.links_in))
+		if (!l->have || (item == 14 && !amd()->links_in))
 			return PMDA_FETCH_NOVALUES;
 		atom->ull = whole(item == 13 ? l->out : l->in);
 		break;
@@ -710,11 +728,11 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 
 	sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
 	/* Say once why sources have no values (config errors are logged already). */
-	for (int src = 0; src < SRC_COUNT && !dso_mode; src++)
+	for (int src = 0; src < sampler.nstatus && !dso_mode; src++)
 		if (src != SRC_CONFIG && strcmp(sampler.status[src], "ok") != 0)
-			pmNotifyErr(LOG_INFO, "%s: %s", smt_source_names[src], sampler.status[src]);
-	if (!dso_mode && sampler.amd.nsockets)
-		pmNotifyErr(LOG_INFO, "DRAM peak: %s", sampler.amd.peak_source);
+			pmNotifyErr(LOG_INFO, "%s: %s", sampler.status_name[src], sampler.status[src]);
+	if (!dso_mode && amd()->nsockets)
+		pmNotifyErr(LOG_INFO, "DRAM peak: %s", amd()->peak_source);
 	refresh_instances();
 	sample_now();
 }

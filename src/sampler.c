@@ -14,10 +14,7 @@
 #include "source.h"
 #include "sysroot.h"
 
-const char *const smt_source_names[SRC_COUNT] = {
-	"cpustat", "purr", "amd_df", "amd_l3", "config", "lparcfg", "topology",
-	"amd_xgmi"
-};
+static const char *const own_status_names[SRC_COUNT] = { "cpustat", "config", "topology" };
 
 void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
 {
@@ -25,6 +22,53 @@ void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(s->status[src], sizeof s->status[src], fmt, ap);
 	va_end(ap);
+}
+
+static int source_index(const struct sampler_source *src)
+{
+	for (int i = 0; i < sampler_nsources; i++)
+		if (sampler_sources[i] == src)
+			return i;
+	return -1;
+}
+
+void *source_state(const struct sampler *s, const struct sampler_source *src)
+{
+	int i = source_index(src);
+	return i < 0 ? NULL : s->state[i];
+}
+
+void source_set_status(struct sampler *s, const struct sampler_source *src, int k,
+		       const char *fmt, ...)
+{
+	int slot = SRC_COUNT, i = source_index(src);
+	va_list ap;
+
+	for (int j = 0; j < i; j++)
+		slot += sampler_sources[j]->nstatus;
+	if (i < 0 || k < 0 || k >= src->nstatus || slot + k >= s->nstatus)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->status[slot + k], sizeof s->status[slot + k], fmt, ap);
+	va_end(ap);
+}
+
+const char *sampler_status(const struct sampler *s, const char *name)
+{
+	for (int i = 0; i < s->nstatus; i++)
+		if (strcmp(s->status_name[i], name) == 0)
+			return s->status[i];
+	return NULL;
+}
+
+/* The status instances: the sampler's own, then each source's. */
+static void name_statuses(struct sampler *s)
+{
+	for (int i = 0; i < SRC_COUNT; i++)
+		s->status_name[s->nstatus++] = own_status_names[i];
+	for (int i = 0; i < sampler_nsources; i++)
+		for (int k = 0; k < sampler_sources[i]->nstatus && s->nstatus < SOURCE_MAX_STATUS; k++)
+			s->status_name[s->nstatus++] = sampler_sources[i]->status_names[k];
 }
 
 const struct smt_table *sampler_table_for(const struct sampler *s, int nthreads)
@@ -105,6 +149,7 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 
 	memset(s, 0, sizeof *s);
 	s->stat.fd = -1;
+	name_statuses(s);
 	s->ms_per_tick = 1000.0 / (hz > 0 ? (double)hz : 100.0);
 
 	sts = config_load(&s->config, config_path, config_optional);
@@ -134,9 +179,14 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		return -ENOMEM;
 	note_membership(s);
 	assign_tables(s);
-	for (int i = 0; i < sampler_nsources; i++)
-		if ((sts = sampler_sources[i]->init(s)) < 0)
+	for (int i = 0; i < sampler_nsources && i < SOURCE_MAX; i++) {
+		const struct sampler_source *src = sampler_sources[i];
+
+		if ((s->state[i] = calloc(1, src->state_size ? src->state_size : 1)) == NULL)
+			return -ENOMEM;
+		if ((sts = src->init(s, s->state[i])) < 0)
 			return sts;
+	}
 
 	if ((sts = cpustat_open(&s->stat, s->topo.ncpus)) < 0) {
 		sampler_set_status(s, SRC_CPUSTAT, "cannot open /proc/stat: %s", strerror(-sts));
@@ -150,7 +200,10 @@ void sampler_free(struct sampler *s)
 {
 	cpustat_close(&s->stat);
 	for (int i = sampler_nsources - 1; i >= 0; i--)
-		sampler_sources[i]->free(s);
+		if (i < SOURCE_MAX && s->state[i]) {
+			sampler_sources[i]->free(s, s->state[i]);
+			free(s->state[i]);
+		}
 	topology_free(&s->topo);
 	free(s->cpu);
 	free(s->core);
@@ -353,11 +406,12 @@ int sampler_pass(struct sampler *s)
 		restart_changed_cores(s);
 		assign_tables(s);
 		for (int i = 0; i < sampler_nsources; i++)
-			if (sampler_sources[i]->sync)
-				sampler_sources[i]->sync(s);
+			if (sampler_sources[i]->sync && s->state[i])
+				sampler_sources[i]->sync(s, s->state[i]);
 	}
 	for (int i = 0; i < sampler_nsources; i++)
-		sampler_sources[i]->read(s, changed);
+		if (s->state[i])
+			sampler_sources[i]->read(s, s->state[i], changed);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
 		if (sts == -EFBIG)
 			sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: its per-CPU "

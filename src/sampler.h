@@ -13,20 +13,18 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "amd.h"
 #include "config.h"
 #include "cpuinfo.h"
 #include "cpustat.h"
-#include "lparcfg.h"
 #include "purr.h"
 #include "smtmodel.h"
+#include "source.h"
 #include "topology.h"
 
-enum smt_source {
-	SRC_CPUSTAT, SRC_PURR, SRC_AMD_DF, SRC_AMD_L3, SRC_CONFIG, SRC_LPARCFG, SRC_TOPOLOGY,
-	SRC_AMD_XGMI,
-	SRC_COUNT
-};
+/* The sampler's own smtcpu.status instances; each source's follow. */
+enum smt_source { SRC_CPUSTAT, SRC_CONFIG, SRC_TOPOLOGY, SRC_COUNT };
+
+
 
 /* Where a CPU's calibrated value comes from. */
 enum smt_basis { BASIS_NONE, BASIS_MODEL, BASIS_PURR };
@@ -39,7 +37,8 @@ struct smt_cpu_values {
 	bool have_prev;
 	struct cpustat_times prev;
 
-	/* PURR counters: the first reading, then only increments, so a counter
+	/* PURR counters, as the POWER source measures them (the model's
+	 * measured basis): the first reading, then only increments, so a counter
 	 * reset while the CPU was offline never makes these go backwards. */
 	uint64_t purr[PURR_NCOUNTERS];		/* ticks, cumulative */
 	uint64_t purr_last[PURR_NCOUNTERS];	/* the last reading */
@@ -70,15 +69,6 @@ struct smt_totals {
 	double throughput, lower, upper, capacity;	/* ms, cumulative */
 };
 
-/* Partition counters from lparcfg, as the PURR counters: increments only. */
-enum lpar_counter { LPAR_C_POOL_IDLE, LPAR_C_PURR, LPAR_C_TBR, LPAR_NCOUNTERS };
-
-struct lpar_values {
-	uint64_t total[LPAR_NCOUNTERS];		/* ticks, cumulative */
-	uint64_t last[LPAR_NCOUNTERS];
-	bool have[LPAR_NCOUNTERS];
-};
-
 struct sampler {
 	struct smt_config config;
 	struct cpuinfo cpuinfo;
@@ -88,25 +78,26 @@ struct sampler {
 	struct smt_core_values *core;	/* [topo.ncpus], by the core's first CPU */
 	int *last_core;			/* [topo.ncpus] first CPU of each CPU's core, last pass */
 	struct smt_totals all;
-	struct purr purr;
 	bool purr_basis;		/* PURR is trustworthy here: busy = purr - idle_purr */
 	uint64_t all_purr[PURR_NCOUNTERS];	/* ticks, sums of every CPU's increments */
 	double all_purr_mode[PMODE_COUNT];
 	bool have_all_purr[PURR_NCOUNTERS];
-	struct lparcfg lparcfg;
-	struct lpar_values lpar;
-	struct amd amd;
-	char status[SRC_COUNT][256];	/* "ok", or why there are no values */
+	void *state[SOURCE_MAX];	/* each source's, in sampler_sources order */
+	int nstatus;			/* smtcpu.status instances: SRC_COUNT, then the sources' */
+	const char *status_name[SOURCE_MAX_STATUS];
+	char status[SOURCE_MAX_STATUS][256];	/* "ok", or why there are no values */
 	double ms_per_tick;
 	uint64_t passes;
 	double pass_time;		/* seconds spent in passes, cumulative */
 };
 
-extern const char *const smt_source_names[SRC_COUNT];
-
-/* Sets s->status[src], "ok" or why a source has no values. */
+/* Sets s->status[src], "ok" or why it has no values. */
 void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* The status instance called name ("cpustat", "purr", "amd_df", ...), or
+ * NULL when there is none. */
+const char *sampler_status(const struct sampler *s, const char *name);
 
 /* config_path may be NULL; a missing file at the default path is fine
  * (optional).  Returns 0 or -errno if nothing at all can be sampled; the

@@ -1,34 +1,48 @@
-/* The AMD uncore counters (DRAM through the Data Fabric or UMC, L3 per
- * complex) as a source of the sampler: src/amd.c does the work. */
+/* The AMD uncore counters (DRAM through the Data Fabric or UMC, xGMI links,
+ * L3 per complex) as a source of the sampler: src/amd.c does the work. */
+#include "source_amd.h"
+
 #include "sampler.h"
 #include "source.h"
 
-static void copy_status(struct sampler *s)
+enum { STATUS_DF, STATUS_L3, STATUS_XGMI };
+
+static const char *const status_names[] = { "amd_df", "amd_l3", "amd_xgmi" };
+
+static void copy_status(struct sampler *s, const struct amd *a)
 {
-	sampler_set_status(s, SRC_AMD_DF, "%s", s->amd.df_status);
-	sampler_set_status(s, SRC_AMD_L3, "%s", s->amd.l3_status);
-	sampler_set_status(s, SRC_AMD_XGMI, "%s", s->amd.xgmi_status);
+	source_set_status(s, &amd_source, STATUS_DF, "%s", a->df_status);
+	source_set_status(s, &amd_source, STATUS_L3, "%s", a->l3_status);
+	source_set_status(s, &amd_source, STATUS_XGMI, "%s", a->xgmi_status);
 }
 
-static int amd_source_init(struct sampler *s)
+static int amd_source_init(struct sampler *s, void *state)
 {
-	amd_init(&s->amd, &s->config, &s->cpuinfo, &s->topo);
-	copy_status(s);
+	amd_init(state, &s->config, &s->cpuinfo, &s->topo);
+	copy_status(s, state);
 	return 0;
 }
 
-static void amd_source_read(struct sampler *s, bool cpus_changed)
+static void amd_source_read(struct sampler *s, void *state, bool cpus_changed)
 {
 	(void)cpus_changed;
-	amd_read(&s->amd);
-	copy_status(s);
+	amd_read(state);
+	copy_status(s, state);
 }
 
-static void amd_source_free(struct sampler *s)
+static void amd_source_free(struct sampler *s, void *state)
 {
-	amd_free(&s->amd);
+	(void)s;
+	amd_free(state);
 }
 
 const struct sampler_source amd_source = {
-	"amd", amd_source_init, NULL, amd_source_read, amd_source_free
+	.name = "amd", .status_names = status_names, .nstatus = 3,
+	.state_size = sizeof(struct amd),
+	.init = amd_source_init, .read = amd_source_read, .free = amd_source_free,
 };
+
+const struct amd *sampler_amd(const struct sampler *s)
+{
+	return source_state(s, &amd_source);
+}

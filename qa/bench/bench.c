@@ -22,6 +22,7 @@
 
 #include "counters.h"
 #include "log.h"
+#include "source_amd.h"
 #include "sampler.h"
 #include "sysroot.h"
 
@@ -104,7 +105,7 @@ static int sample(const char *root, int n, const char *config)
 	}
 	printf("sample_us %.1f allocations %ld cpus %d cores %d groups %d\n",
 	       median(t, batches) * 1e6, allocations - before, s.topo.nonline, s.topo.ncores,
-	       amd_groups(&s.amd));
+	       amd_groups(sampler_amd(&s)));
 	sampler_free(&s);
 	return 0;
 }

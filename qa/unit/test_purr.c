@@ -14,6 +14,7 @@
 #include "lparcfg.h"
 #include "purr.h"
 #include "sampler.h"
+#include "source_power.h"
 #include "sysroot.h"
 
 #define CPUDIR "/sys/devices/system/cpu"
@@ -185,10 +186,10 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	(void)state;
 
 	assert_int_equal(sampler_init(&s, NULL, 1), 0);
-	assert_string_equal(s.status[SRC_PURR], "ok");
+	assert_string_equal(sampler_status(&s, "purr"), "ok");
 	sampler_pass(&s);
-	assert_string_equal(s.status[SRC_LPARCFG], "ok");
-	uint64_t start = s.cpu[0].purr[PURR], tbr = s.lpar.total[LPAR_C_TBR];
+	assert_string_equal(sampler_status(&s, "lparcfg"), "ok");
+	uint64_t start = s.cpu[0].purr[PURR], tbr = sampler_power(&s)->lpar.total[LPAR_C_TBR];
 	assert_true(start == 1000 * TB / 2);
 	one_second();
 	sampler_pass(&s);
@@ -198,7 +199,7 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	assert_int_equal(s.cpu[0].basis, BASIS_PURR);
 	assert_float_equal(s.core[0].model_error, -0.025, 1e-9);
 	assert_float_equal(s.core[2].throughput, 0, 1e-9);
-	assert_true(s.lpar.total[LPAR_C_TBR] - tbr == TB);
+	assert_true(sampler_power(&s)->lpar.total[LPAR_C_TBR] - tbr == TB);
 
 	before = allocations;
 	for (int i = 0; i < 50; i++) {

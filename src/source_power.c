@@ -3,6 +3,8 @@
  * as increments, with the status that says whether smt.* can come from
  * PURR, and per CPU which files are open and were read this pass.
  */
+#include "source_power.h"
+
 #include "sampler.h"
 #include "source.h"
 
@@ -14,38 +16,38 @@
 #include "readfile.h"
 
 /* Decides whether PURR can stand in for the model, and says why not. */
-static void purr_status(struct sampler *s)
+static void purr_status(struct sampler *s, struct power_state *ps)
 {
-	const struct purr *p = &s->purr;
+	const struct purr *p = &ps->purr;
 	int err = p->open_error[PURR];
 
 	s->purr_basis = false;
 	if (p->nopen[PURR] == 0 && p->nfailed[PURR] == 0) {
 		if (err == 0 || err == ENOENT)
-			sampler_set_status(s, SRC_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
+			source_set_status(s, &power_source, POWER_STATUS_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
 			       "(only IBM POWER has it)");
 		else if (err == EACCES || err == EPERM)
-			sampler_set_status(s, SRC_PURR, "cannot read cpu%d/purr: %s (PURR files are root only: "
+			source_set_status(s, &power_source, POWER_STATUS_PURR, "cannot read cpu%d/purr: %s (PURR files are root only: "
 			       "run the PMDA as root); smt.* values come from the model",
 			       p->open_error_cpu[PURR], strerror(err));
 		else
-			sampler_set_status(s, SRC_PURR, "cannot read cpu%d/purr: %s; smt.* values come from "
+			source_set_status(s, &power_source, POWER_STATUS_PURR, "cannot read cpu%d/purr: %s; smt.* values come from "
 			       "the model", p->open_error_cpu[PURR], strerror(err));
 		return;
 	}
 	if (s->cpuinfo.timebase == 0) {
-		sampler_set_status(s, SRC_PURR, "no timebase line in /proc/cpuinfo: PURR ticks cannot be "
+		source_set_status(s, &power_source, POWER_STATUS_PURR, "no timebase line in /proc/cpuinfo: PURR ticks cannot be "
 		       "turned into time; smt.* values come from the model");
 		return;
 	}
 	if (s->cpuinfo.kvm_guest && s->cpuinfo.power_generation >= 9) {
-		sampler_set_status(s, SRC_PURR, "KVM guest on POWER%d: PURR counts the whole timebase for a "
+		source_set_status(s, &power_source, POWER_STATUS_PURR, "KVM guest on POWER%d: PURR counts the whole timebase for a "
 		       "busy vCPU, not its share of a core; PURR counters are exported as read, "
 		       "smt.* values come from the model", s->cpuinfo.power_generation);
 		return;
 	}
 	if (p->nopen[IDLE_PURR] == 0 && p->nfailed[IDLE_PURR] == 0) {
-		sampler_set_status(s, SRC_PURR, "no idle_purr (a PowerNV host, or a kernel before 5.8): busy "
+		source_set_status(s, &power_source, POWER_STATUS_PURR, "no idle_purr (a PowerNV host, or a kernel before 5.8): busy "
 		       "PURR is unknown; smt.* values come from the model, and PURR is shared out "
 		       "by mode in proportion to /proc/stat");
 		return;
@@ -53,7 +55,7 @@ static void purr_status(struct sampler *s)
 	s->purr_basis = true;
 	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
 		if (p->nfailed[k] > 0) {
-			sampler_set_status(s, SRC_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: "
+			source_set_status(s, &power_source, POWER_STATUS_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: "
 			       "%s), retried every pass; cores with such a thread use the model",
 			       purr_file_names[k], p->nfailed[k], p->nonline, p->failed_cpu[k],
 			       strerror(p->failed_error[k]));
@@ -61,52 +63,57 @@ static void purr_status(struct sampler *s)
 		}
 	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
 		if (p->nmalformed[k] > 0) {
-			sampler_set_status(s, SRC_PURR, "%s is not a hex counter on %d of %d online "
+			source_set_status(s, &power_source, POWER_STATUS_PURR, "%s is not a hex counter on %d of %d online "
 			       "CPUs (cpu%d first); their cores' windows are held over",
 			       purr_file_names[k], p->nmalformed[k], p->nonline, p->malformed_cpu[k]);
 			return;
 		}
 	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
 		if (p->nopen[k] < p->nonline) {
-			sampler_set_status(s, SRC_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: %s); "
+			source_set_status(s, &power_source, POWER_STATUS_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: %s); "
 			       "cores with such a thread use the model", purr_file_names[k],
 			       p->nonline - p->nopen[k], p->nonline, p->open_error_cpu[k],
 			       strerror(p->open_error[k] ? p->open_error[k] : ENOENT));
 			return;
 		}
-	sampler_set_status(s, SRC_PURR, "ok");
+	source_set_status(s, &power_source, POWER_STATUS_PURR, "ok");
 }
 
-static void power_sync(struct sampler *s);
 
-static int power_init(struct sampler *s)
+static void power_sync(struct sampler *s, void *state);
+
+static int power_init(struct sampler *s, void *state)
 {
+	struct power_state *ps = state;
 	int sts;
 
-	if ((sts = purr_init(&s->purr, s->topo.ncpus)) < 0)
+	if ((sts = purr_init(&ps->purr, s->topo.ncpus)) < 0)
 		return sts;
-	power_sync(s);
-	sts = lparcfg_open(&s->lparcfg);
+	power_sync(s, ps);
+	sts = lparcfg_open(&ps->lparcfg);
 	if (sts == -ENOMEM)
 		return sts;
 	if (sts == -ENOENT)
-		sampler_set_status(s, SRC_LPARCFG, "no /proc/powerpc/lparcfg (not a pSeries LPAR)");
+		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "no /proc/powerpc/lparcfg (not a pSeries LPAR)");
 	else if (sts < 0)
-		sampler_set_status(s, SRC_LPARCFG, "cannot open /proc/powerpc/lparcfg: %s", strerror(-sts));
+		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "cannot open /proc/powerpc/lparcfg: %s", strerror(-sts));
 	return 0;
 }
 
-static void power_free(struct sampler *s)
+static void power_free(struct sampler *s, void *state)
 {
-	purr_free(&s->purr);
-	lparcfg_close(&s->lparcfg);
+	struct power_state *ps = state;
+
+	(void)s;
+	purr_free(&ps->purr);
+	lparcfg_close(&ps->lparcfg);
 }
 
 /* What the sampler needs of each CPU's files to count its core. */
-static void publish(struct sampler *s)
+static void publish(struct sampler *s, struct power_state *ps)
 {
 	for (int cpu = 0; cpu < s->topo.ncpus; cpu++) {
-		const struct purr_cpu *pc = &s->purr.cpu[cpu];
+		const struct purr_cpu *pc = &ps->purr.cpu[cpu];
 		struct smt_cpu_values *v = &s->cpu[cpu];
 
 		for (int k = 0; k < PURR_NCOUNTERS; k++) {
@@ -118,15 +125,17 @@ static void publish(struct sampler *s)
 
 /* After the online set changed: files follow the CPUs; a CPU that went
  * offline starts its counters' baselines again when it returns. */
-static void power_sync(struct sampler *s)
+static void power_sync(struct sampler *s, void *state)
 {
-	purr_sync(&s->purr, s->topo.online);
+	struct power_state *ps = state;
+
+	purr_sync(&ps->purr, s->topo.online);
 	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
 		if (!s->topo.online[cpu])
 			for (int k = 0; k < PURR_NCOUNTERS; k++)
 				s->cpu[cpu].purr_live[k] = false;
-	purr_status(s);
-	publish(s);
+	purr_status(s, ps);
+	publish(s, ps);
 }
 
 /*
@@ -151,11 +160,11 @@ static bool accumulate(uint64_t v, uint64_t *total, uint64_t *last, bool *have, 
 	return back;
 }
 
-static void read_purr(struct sampler *s)
+static void read_purr(struct sampler *s, struct power_state *ps)
 {
-	purr_read(&s->purr);
+	purr_read(&ps->purr);
 	for (int cpu = 0; cpu < s->topo.ncpus; cpu++) {
-		const struct purr_cpu *pc = &s->purr.cpu[cpu];
+		const struct purr_cpu *pc = &ps->purr.cpu[cpu];
 		struct smt_cpu_values *v = &s->cpu[cpu];
 
 		for (int k = 0; k < PURR_NCOUNTERS; k++) {
@@ -189,32 +198,33 @@ static const enum lpar_key lpar_counter_key[LPAR_NCOUNTERS] = {
  * a CPU's whole register in or out; over that window the increments of the
  * threads online at both ends stand in, and a new baseline follows.
  */
-static void read_lparcfg(struct sampler *s, bool cpus_changed, uint64_t purr_step)
+static void read_lparcfg(struct sampler *s, struct power_state *ps, bool cpus_changed,
+			 uint64_t purr_step)
 {
-	struct lparcfg *l = &s->lparcfg;
+	struct lparcfg *l = &ps->lparcfg;
 	int n;
 
 	if (l->fd < 0)
 		return;
 	if ((n = lparcfg_read(l)) < 0) {
 		char why[64];
-		sampler_set_status(s, SRC_LPARCFG, "cannot read lparcfg: %s; lpar.* have no values",
+		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "cannot read lparcfg: %s; lpar.* have no values",
 				   rf_strerror(n, LPARCFG_BOUND, why, sizeof why));
 		return;
 	}
 	for (int c = 0; c < LPAR_NCOUNTERS; c++) {
 		enum lpar_key k = lpar_counter_key[c];
-		bool live = s->lpar.have[c];
+		bool live = ps->lpar.have[c];
 
 		if (!l->have[k] || l->value[k] < 0)
 			continue;
 		if (c == LPAR_C_PURR && cpus_changed && live) {
-			s->lpar.total[c] += purr_step;
-			s->lpar.last[c] = (uint64_t)l->value[k];
+			ps->lpar.total[c] += purr_step;
+			ps->lpar.last[c] = (uint64_t)l->value[k];
 			continue;
 		}
-		if (accumulate((uint64_t)l->value[k], &s->lpar.total[c], &s->lpar.last[c],
-			       &s->lpar.have[c], &live))
+		if (accumulate((uint64_t)l->value[k], &ps->lpar.total[c], &ps->lpar.last[c],
+			       &ps->lpar.have[c], &live))
 			smt_log_once(SMT_LOG_INFO, "lparcfg %s went backwards; counting on from "
 				     "the new value", lparcfg_key_names[k]);
 	}
@@ -230,28 +240,38 @@ static void read_lparcfg(struct sampler *s, bool cpus_changed, uint64_t purr_ste
 			used += (size_t)snprintf(missing + used, sizeof missing - used, "%s%s",
 						 used ? ", " : "", lparcfg_key_names[always[i]]);
 	if (n == 0)
-		sampler_set_status(s, SRC_LPARCFG, "lparcfg %s has none of the keys smtcpu reads",
+		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "lparcfg %s has none of the keys smtcpu reads",
 		       l->version);
 	else if (used)
-		sampler_set_status(s, SRC_LPARCFG, "lparcfg %s lacks %s: those metrics have no values",
+		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "lparcfg %s lacks %s: those metrics have no values",
 		       l->version, missing);
 	else
-		sampler_set_status(s, SRC_LPARCFG, "ok");
+		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "ok");
 }
 
 /* Reads every PURR file and lparcfg once, and adds the increments. */
-static void power_read(struct sampler *s, bool cpus_changed)
+static void power_read(struct sampler *s, void *state, bool cpus_changed)
 {
+	struct power_state *ps = state;
 	uint64_t purr_before = s->all_purr[PURR];
 
-	if (s->purr.nopen[PURR] > 0 || s->purr.nfailed[PURR] > 0) {
-		read_purr(s);
-		purr_status(s);
-		publish(s);
+	if (ps->purr.nopen[PURR] > 0 || ps->purr.nfailed[PURR] > 0) {
+		read_purr(s, ps);
+		purr_status(s, ps);
+		publish(s, ps);
 	}
-	read_lparcfg(s, cpus_changed, s->all_purr[PURR] - purr_before);
+	read_lparcfg(s, ps, cpus_changed, s->all_purr[PURR] - purr_before);
 }
 
+static const char *const status_names[] = { "purr", "lparcfg" };
+
 const struct sampler_source power_source = {
-	"power", power_init, power_sync, power_read, power_free
+	.name = "power", .status_names = status_names, .nstatus = 2,
+	.state_size = sizeof(struct power_state),
+	.init = power_init, .sync = power_sync, .read = power_read, .free = power_free,
 };
+
+const struct power_state *sampler_power(const struct sampler *s)
+{
+	return source_state(s, &power_source);
+}
