@@ -114,8 +114,11 @@ int cpuinfo_read(struct cpuinfo *info)
 		return sts;
 	cpuinfo_parse(info, text);
 	free(text);
-	if (info->arch == CPU_ARCH_POWER)
-		info->kvm_guest = strstr(info->machine, "emulated by qemu") != NULL ||
-				  kvm_device_tree();
+	if (info->arch == CPU_ARCH_POWER) {
+		if (kvm_device_tree())
+			info->guest = POWER_GUEST_KVM;
+		else if (strstr(info->machine, "emulated by qemu") != NULL)
+			info->guest = POWER_GUEST_TCG;
+	}
 	return 0;
 }

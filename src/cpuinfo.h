@@ -10,6 +10,10 @@
 
 enum cpu_arch { CPU_ARCH_UNKNOWN, CPU_ARCH_POWER, CPU_ARCH_X86 };
 
+/* A POWER guest of QEMU: under KVM (the device tree's hypervisor node says
+ * "linux,kvm") or emulated by TCG (QEMU's machine name, no such node). */
+enum power_guest { POWER_GUEST_NONE, POWER_GUEST_KVM, POWER_GUEST_TCG };
+
 struct cpuinfo {
 	enum cpu_arch arch;
 	char cpu_name[64];	/* POWER "cpu" line ("POWER9 (architected), ...") or x86 "model name" */
@@ -18,7 +22,7 @@ struct cpuinfo {
 	char machine[64];	/* POWER "machine": "CHRP IBM,9009-42A", ... */
 	uint64_t timebase;	/* POWER timebase frequency in Hz, 0 if absent */
 	double clock_mhz;	/* POWER nominal clock ("clock : 3550.000000MHz"), 0 if absent */
-	bool kvm_guest;		/* POWER guest of KVM (qemu machine, or device tree says so) */
+	enum power_guest guest;
 	char vendor[16];	/* x86 vendor_id */
 	int family, model;	/* x86 "cpu family" and "model" */
 	bool hypervisor;	/* x86 "hypervisor" flag */

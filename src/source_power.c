@@ -40,7 +40,13 @@ static void purr_status(struct sampler *s, struct power_state *ps)
 		       "turned into time; smt.* values come from the model");
 		return;
 	}
-	if (s->cpuinfo.kvm_guest && s->cpuinfo.power_generation >= 9) {
+	if (s->cpuinfo.guest == POWER_GUEST_TCG) {
+		source_set_status(s, &power_source, POWER_STATUS_PURR, "QEMU guest without KVM (TCG) on POWER%d: "
+		       "its PURR is QEMU's emulation, not a core's hardware share; PURR counters are "
+		       "exported as read, smt.* values come from the model", s->cpuinfo.power_generation);
+		return;
+	}
+	if (s->cpuinfo.guest == POWER_GUEST_KVM && s->cpuinfo.power_generation >= 9) {
 		source_set_status(s, &power_source, POWER_STATUS_PURR, "KVM guest on POWER%d: PURR counts the whole timebase for a "
 		       "busy vCPU, not its share of a core; PURR counters are exported as read, "
 		       "smt.* values come from the model", s->cpuinfo.power_generation);
@@ -94,7 +100,11 @@ static int power_init(struct sampler *s, void *state)
 	if (sts == -ENOMEM)
 		return sts;
 	if (sts == -ENOENT)
-		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "no /proc/powerpc/lparcfg (not a pSeries LPAR)");
+		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "%s",
+				  strcmp(s->cpuinfo.platform, "pSeries") == 0 ?
+				  "no /proc/powerpc/lparcfg: this pSeries kernel is built without it "
+				  "(CONFIG_LPARCFG is not set, as in Debian's); lpar.* have no values" :
+				  "no /proc/powerpc/lparcfg (not a pSeries LPAR)");
 	else if (sts < 0)
 		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "cannot open /proc/powerpc/lparcfg: %s", strerror(-sts));
 	return 0;
