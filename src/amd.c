@@ -23,6 +23,14 @@ int amd_socket_slot(struct amd *a, int package)
 	return a->nsockets++;
 }
 
+int amd_unit_socket_slot(struct amd *a, int i, int cpu)
+{
+	int package = cpu < a->topo->ncpus && a->topo->socket_of[cpu] >= 0 ?
+		a->topo->socket_of[cpu] : i;
+
+	return amd_socket_slot(a, package);
+}
+
 void amd_describe_error(char *out, size_t size, const struct uncore *u)
 {
 	long paranoid = -1;

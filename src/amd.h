@@ -114,6 +114,10 @@ void amd_free(struct amd *a);
 /* The socket slot of a package, added when new; -1 when all are taken. */
 int amd_socket_slot(struct amd *a, int package);
 
+/* The socket slot of the i-th cpumask CPU of a one-CPU-per-socket PMU (the
+ * DF's): that CPU's package, or i where the topology does not know it. */
+int amd_unit_socket_slot(struct amd *a, int i, int cpu);
+
 /* Why a set of counters could not be opened, in an operator's words. */
 void amd_describe_error(char *out, size_t size, const struct uncore *u);
 

@@ -30,11 +30,9 @@ static int open_df(struct amd *a)
 		return sts;
 	}
 	for (int i = 0; i < a->df.pmu.ncpus; i++) {
-		int cpu = a->df.pmu.cpu[i], s;
-		int package = cpu < a->topo->ncpus && a->topo->socket_of[cpu] >= 0 ?
-			a->topo->socket_of[cpu] : i;
+		int s = amd_unit_socket_slot(a, i, a->df.pmu.cpu[i]);
 
-		if ((s = amd_socket_slot(a, package)) < 0)
+		if (s < 0)
 			break;
 		a->socket[s].nchannels = nchannels;
 		for (int ch = 0; ch < nchannels; ch++)

@@ -33,11 +33,9 @@ int amd_links_open(struct amd *a)
 		return sts;
 	}
 	for (int i = 0; i < a->links.pmu.ncpus; i++) {
-		int cpu = a->links.pmu.cpu[i], s;
-		int package = cpu < a->topo->ncpus && a->topo->socket_of[cpu] >= 0 ?
-			a->topo->socket_of[cpu] : i;
+		int s = amd_unit_socket_slot(a, i, a->links.pmu.cpu[i]);
 
-		if ((s = amd_socket_slot(a, package)) < 0)
+		if (s < 0)
 			break;
 		a->socket[s].nlinks = f->nlinks;
 		for (int n = 0; n < f->nlinks; n++)
