@@ -23,6 +23,7 @@
 #include "src/sampler.h"
 #include "src/source_amd.h"
 #include "src/source_power.h"
+#include "src/source_sched.h"
 #include "src/sysroot.h"
 
 /* PCP 7 renamed the fetch result type; PCP 6 has only pmResult. */
@@ -32,7 +33,7 @@ typedef pmResult pmdaResult;
 
 enum {
 	CPU_INDOM, CORE_INDOM, MODEL_INDOM, SOURCE_INDOM, SOCKET_INDOM, CHANNEL_INDOM, CCX_INDOM,
-	LINK_INDOM,
+	LINK_INDOM, PROC_INDOM, CGROUP_INDOM,
 	NUM_INDOMS
 };
 
@@ -47,6 +48,8 @@ enum {
 	CLUSTER_LPAR,		/* lpar.* */
 	CLUSTER_DF,		/* amd.df.* */
 	CLUSTER_L3,		/* amd.l3.* */
+	CLUSTER_PROC,		/* smt.proc.* */
+	CLUSTER_CGROUP,		/* smt.cgroup.* */
 };
 
 static pmdaIndom indomtab[NUM_INDOMS] = {
@@ -58,6 +61,8 @@ static pmdaIndom indomtab[NUM_INDOMS] = {
 	{ CHANNEL_INDOM, 0, NULL },
 	{ CCX_INDOM, 0, NULL },
 	{ LINK_INDOM, 0, NULL },
+	{ PROC_INDOM, 0, NULL },
+	{ CGROUP_INDOM, 0, NULL },
 };
 
 #define MS_UNITS	PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
@@ -176,7 +181,31 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_L3, 0, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
 	METRIC(CLUSTER_L3, 1, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
 	METRIC(CLUSTER_L3, 2, PM_TYPE_DOUBLE, CCX_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	/* smt.proc.{throughput_cpu,busy_cpu} per process, smt.cgroup.* per cgroup */
+	METRIC(CLUSTER_PROC, 0, PM_TYPE_U64, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_PROC, 1, PM_TYPE_U64, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CGROUP, 0, PM_TYPE_U64, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CGROUP, 1, PM_TYPE_U64, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
 };
+
+/* The software PURR's processes and cgroups are instances for as long as
+ * the sampler's tables hold them; a table slot is published once per
+ * holder (gen), its instance's private data being the slot + 1. */
+struct published {
+	uint32_t gen;
+	int inst;
+	bool live;
+};
+
+struct publisher {
+	int serial;			/* PROC_INDOM or CGROUP_INDOM */
+	uint32_t changes;		/* the table's, when last published */
+	struct published *slot;
+	int cap;
+};
+
+static struct publisher publishers[2] = { { PROC_INDOM, 0, NULL, 0 },
+					  { CGROUP_INDOM, 0, NULL, 0 } };
 
 static struct sampler sampler;
 static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
@@ -192,6 +221,57 @@ static const struct amd *amd(void)
 	static const struct amd none;
 	const struct amd *a = sampler_amd(&sampler);
 	return a ? a : &none;
+}
+
+static const struct sched_state *sched(void)
+{
+	static const struct sched_state none;
+	const struct sched_state *st = sampler_sched(&sampler);
+	return st ? st : &none;
+}
+
+static const struct sched_table *sched_table_of(int serial)
+{
+	return serial == PROC_INDOM ? &sched()->procs : &sched()->cgroups;
+}
+
+/* Instances for slots newly taken, none for those released (culled, so a
+ * long-lived PMDA does not keep every process that ever ran). */
+static void publish(struct publisher *p)
+{
+	const struct sched_table *t = sched_table_of(p->serial);
+	pmInDom in = indomtab[p->serial].it_indom;
+
+	if (t->changes == p->changes && p->cap >= t->cap)
+		return;
+	if (t->cap > p->cap) {
+		struct published *grown = realloc(p->slot, (size_t)t->cap * sizeof *grown);
+		if (grown == NULL)
+			return;		/* tried again at the next pass */
+		memset(grown + p->cap, 0, (size_t)(t->cap - p->cap) * sizeof *grown);
+		p->slot = grown;
+		p->cap = t->cap;
+	}
+	for (int i = 0; i < t->cap; i++) {
+		const struct sched_entry *e = &t->e[i];
+		struct published *q = &p->slot[i];
+		char *name;
+
+		if (q->live && (!e->used || e->gen != q->gen)) {
+			if (pmdaCacheLookup(in, q->inst, &name, NULL) >= 0)
+				pmdaCacheStore(in, PMDA_CACHE_CULL, name, NULL);
+			q->live = false;
+		}
+		if (e->used && !q->live) {
+			int inst = pmdaCacheStore(in, PMDA_CACHE_ADD, e->name, (void *)(intptr_t)(i + 1));
+			if (inst >= 0) {
+				q->inst = inst;
+				q->gen = e->gen;
+				q->live = true;
+			}
+		}
+	}
+	p->changes = t->changes;
 }
 
 static const struct power_state *power(void)
@@ -280,7 +360,8 @@ static void refresh_instances(void)
 		pmdaCacheStore(indom(SOURCE_INDOM), PMDA_CACHE_ADD, sampler.status_name[src],
 			       (void *)&sampler.status[src]);
 	for (int i = 0; i < NUM_INDOMS; i++)
-		pmdaCacheOp(indom(i), PMDA_CACHE_SAVE);
+		if (i != PROC_INDOM && i != CGROUP_INDOM)	/* not worth keeping */
+			pmdaCacheOp(indom(i), PMDA_CACHE_SAVE);
 	topology_seen = sampler.topo.generation;
 	amd_seen = amd()->generation;
 }
@@ -291,6 +372,8 @@ static void sample_now(void)
 	last_pass = monotonic();
 	if (sampler.topo.generation != topology_seen || amd()->generation != amd_seen)
 		refresh_instances();
+	for (int i = 0; i < 2; i++)
+		publish(&publishers[i]);
 }
 
 /* The most cores using one table, and its name, for smt.all.model. */
@@ -320,7 +403,12 @@ static int cores_using(const struct smt_table *t)
 
 static const char *basis_name(enum smt_basis basis)
 {
-	return basis == BASIS_PURR ? "purr" : basis == BASIS_MODEL ? "model" : "none";
+	switch (basis) {
+	case BASIS_PURR: return "purr";
+	case BASIS_SCHED: return "sched";
+	case BASIS_MODEL: return "model";
+	default: return "none";
+	}
 }
 
 static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)
@@ -364,7 +452,7 @@ static int fetch_core(unsigned int item, const struct topo_core *c, pmAtomValue 
 			return PMDA_FETCH_NOVALUES;
 		atom->cp = (char *)v->table->name;
 		break;
-	case 7: atom->cp = (char *)basis_name(v->counted ? (v->purr_basis ? BASIS_PURR : BASIS_MODEL)
+	case 7: atom->cp = (char *)basis_name(v->counted ? v->basis
 						      : first->basis); break;
 	case 8: atom->ul = (uint32_t)c->socket; break;
 	case 9:
@@ -601,6 +689,22 @@ static int fetch_l3(unsigned int item, const struct amd_ccx *c, pmAtomValue *ato
 	return PMDA_FETCH_STATIC;
 }
 
+static int fetch_sched(unsigned int cluster, unsigned int item, void *priv, pmAtomValue *atom)
+{
+	const struct sched_table *t = sched_table_of(cluster == CLUSTER_PROC ? PROC_INDOM
+									      : CGROUP_INDOM);
+	int slot = (int)(intptr_t)priv - 1;
+
+	if (slot < 0 || slot >= t->cap || !t->e[slot].used)
+		return PM_ERR_INST;
+	switch (item) {
+	case 0: atom->ull = t->e[slot].clock / 1000000; break;
+	case 1: atom->ull = t->e[slot].busy / 1000000; break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
 static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 {
 	unsigned int cluster = pmID_cluster(mdesc->m_desc.pmid);
@@ -621,6 +725,7 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 	case CLUSTER_LPAR: return fetch_lpar(item, atom);
 	case CLUSTER_DF: return fetch_df(item, priv, atom);
 	case CLUSTER_L3: return fetch_l3(item, priv, atom);
+	case CLUSTER_PROC: case CLUSTER_CGROUP: return fetch_sched(cluster, item, priv, atom);
 	}
 	return PM_ERR_PMID;
 }
@@ -724,7 +829,8 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	if (dp->status != 0)
 		return;
 	for (int i = 0; i < NUM_INDOMS; i++)
-		pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
+		if (i != PROC_INDOM && i != CGROUP_INDOM)
+			pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
 	sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
 	/* Say once why sources have no values (config errors are logged already). */

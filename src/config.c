@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpulist.h"
 #include "log.h"
 #include "parsenum.h"
 #include "readfile.h"
@@ -182,6 +183,26 @@ static int split_words(char *line, char **word, int max)
 	return n;
 }
 
+/* "siblings 0-1": these CPUs are counted as the threads of one core, over
+ * what sysfs says (a machine without SMT standing in for one with it). */
+static void parse_siblings(struct smt_config *cfg, int lineno, int n, char **word)
+{
+	int cpus[SMT_MAX_THREADS + 1], count;
+
+	if (n != 2) {
+		fail(cfg, lineno, "siblings takes one CPU list, e.g. \"siblings 0-1\"");
+		return;
+	}
+	count = cpulist_collect(word[1], cpus, SMT_MAX_THREADS + 1);
+	if (count < 2 || count > SMT_MAX_THREADS)
+		fail(cfg, lineno, "siblings takes a CPU list of 2 to %d CPUs, not \"%.40s\"",
+		     SMT_MAX_THREADS, word[1]);
+	else if (cfg->nsiblings == CONFIG_MAX_SIBLINGS)
+		fail(cfg, lineno, "more than %d siblings lines", CONFIG_MAX_SIBLINGS);
+	else
+		snprintf(cfg->siblings[cfg->nsiblings++], sizeof cfg->siblings[0], "%s", word[1]);
+}
+
 static void apply_line(struct smt_config *cfg, int lineno, char *text, int *model_line)
 {
 	char *word[SMT_MAX_THREADS + 4];
@@ -231,9 +252,17 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 			fail(cfg, lineno, "replay takes one trace file");
 		else
 			snprintf(cfg->replay, sizeof cfg->replay, "%s", word[1]);
+	} else if (strcmp(word[0], "sched") == 0) {
+		if (n != 2 || (strcmp(word[1], "on") != 0 && strcmp(word[1], "off") != 0))
+			fail(cfg, lineno, "sched takes on or off");
+		else
+			cfg->sched = strcmp(word[1], "on") == 0;
+	} else if (strcmp(word[0], "siblings") == 0) {
+		parse_siblings(cfg, lineno, n, word);
 	} else {
 		fail(cfg, lineno, "unknown setting \"%.40s\" (expected period, table, model, "
-		     "pmu_counters, dram_channels, dram_peak, xgmi or replay)", word[0]);
+		     "pmu_counters, dram_channels, dram_peak, xgmi, replay, sched or siblings)",
+		     word[0]);
 	}
 }
 
@@ -242,6 +271,7 @@ static void defaults(struct smt_config *cfg, const char *path)
 	memset(cfg, 0, sizeof *cfg);
 	cfg->period_ms = CONFIG_DEFAULT_PERIOD_MS;
 	cfg->xgmi = 1;
+	cfg->sched = 1;
 	if (path)
 		snprintf(cfg->path, sizeof cfg->path, "%s", path);
 }

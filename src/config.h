@@ -15,6 +15,10 @@
  *                                  leaves the Data Fabric counters to DRAM
  *   replay FILE                    read counters from a recorded trace
  *                                  instead of perf_event_open (tests)
+ *   sched on|off                   measure SMT overlap from the scheduler
+ *                                  with a BPF program (on)
+ *   siblings LIST                  count these CPUs as one core's threads,
+ *                                  whatever sysfs says (e.g. "siblings 0-1")
  *
  * A bad line is reported as FILE:LINE: why, and skipped; the rest applies.
  */
@@ -28,6 +32,7 @@
 
 #define CONFIG_MAX_TABLES 16
 #define CONFIG_MAX_PMUS 4
+#define CONFIG_MAX_SIBLINGS 64
 #define CONFIG_DEFAULT_PERIOD_MS 1000
 #define CONFIG_MIN_PERIOD_MS 10
 #define CONFIG_MAX_PERIOD_MS 86400000u
@@ -46,6 +51,9 @@ struct smt_config {
 	double dram_peak_gbs;		/* 0: from SMBIOS */
 	int xgmi;			/* count the xGMI links (default 1) */
 	char replay[PATH_MAX];		/* "" for perf_event_open */
+	int sched;			/* the software PURR (default 1) */
+	char siblings[CONFIG_MAX_SIBLINGS][64];	/* CPU lists counted as one core */
+	int nsiblings;
 	int nerrors;
 	char first_error[512];		/* "FILE:LINE: why" */
 };

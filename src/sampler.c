@@ -166,11 +166,17 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		smt_log(SMT_LOG_WARNING, "/proc/cpuinfo: %s; SMT tables chosen as for an "
 			"unknown processor", rf_strerror(sts, CPUINFO_MAX_BYTES, why, sizeof why));
 	}
-	if ((sts = topology_init(&s->topo)) < 0)
+	if ((sts = topology_init(&s->topo)) < 0) {
 		sampler_set_status(s, SRC_TOPOLOGY, "no CPUs under /sys/devices/system/cpu: %s",
 				   strerror(-sts));
-	else
+	} else {
+		if (s->config.nsiblings) {
+			s->topo.sibling_sets = s->config.siblings;
+			s->topo.nsibling_sets = s->config.nsiblings;
+			topology_scan(&s->topo);
+		}
 		topology_status(s);
+	}
 	n = s->topo.ncpus > 0 ? s->topo.ncpus : 1;
 	s->cpu = calloc((size_t)n, sizeof *s->cpu);
 	s->core = calloc((size_t)n, sizeof *s->core);
@@ -224,6 +230,8 @@ static void rebase_core(struct sampler *s, const struct topo_core *c)
 		}
 		memcpy(v->win_purr, v->purr, sizeof v->win_purr);
 		v->win_purr_ok = v->purr_have[PURR];
+		v->win_sched_clock = v->sched_clock;
+		v->win_sched_ok = v->sched_fresh;
 	}
 }
 
@@ -247,6 +255,7 @@ struct thread_window {
 	double busy, window;		/* /proc/stat ticks */
 	double mode[PMODE_COUNT];	/* /proc/stat ticks by PURR mode */
 	double purr, idle_purr;		/* timebase ticks; idle_purr < 0 if unknown */
+	double sched;			/* software PURR, ms; < 0 if not measured */
 };
 
 /*
@@ -293,6 +302,8 @@ static int core_window(struct sampler *s, const struct topo_core *c, int purr_fi
 		w[i].purr = (double)(v->purr[PURR] - v->win_purr[PURR]);
 		w[i].idle_purr = purr_files == 2 ?
 			(double)(v->purr[IDLE_PURR] - v->win_purr[IDLE_PURR]) : -1;
+		w[i].sched = v->sched_fresh && v->win_sched_ok ?
+			(double)(v->sched_clock - v->win_sched_clock) / 1e6 : -1;
 	}
 	rebase_core(s, c);
 	return 1;
@@ -323,9 +334,12 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	double mean_window = 0, level = 0;
 	int n = c->nthreads, purr_files = core_purr_files(s, c);
 	int use_purr = purr_files == 2 && s->purr_basis;	/* every thread has both files */
+	int use_sched = !use_purr;
 
 	if (!core_window(s, c, purr_files, w))
 		return;
+	for (int i = 0; i < n; i++)
+		use_sched &= w[i].sched >= 0;
 	for (int i = 0; i < n; i++) {
 		b[i] = w[i].window > 0 ? w[i].busy / w[i].window : 0;
 		mean_window += w[i].window / n;
@@ -360,6 +374,12 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 			v->upper += measured;
 			v->basis = BASIS_PURR;
 			est += measured;
+		} else if (use_sched) {
+			v->throughput += w[i].sched;
+			v->lower += w[i].sched;
+			v->upper += w[i].sched;
+			v->basis = BASIS_SCHED;
+			est += w[i].sched;
 		} else {
 			v->throughput += m;
 			v->lower += e.lo[i] * ms;
@@ -371,10 +391,13 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	if (use_purr) {
 		lo = hi = est;
 		cap = core_ms;	/* PURR shares out the whole core */
-		cv->model_error = (model - est) / core_ms;
+	} else if (use_sched) {
+		lo = hi = est;	/* measured; the capacity is the model's */
 	}
-	cv->have_error = use_purr;
-	cv->purr_basis = use_purr;
+	if (use_purr || use_sched)
+		cv->model_error = (model - est) / core_ms;
+	cv->have_error = use_purr || use_sched;
+	cv->basis = use_purr ? BASIS_PURR : use_sched ? BASIS_SCHED : BASIS_MODEL;
 	cv->model_cpu += model;
 	cv->throughput += est;
 	cv->lower += lo;

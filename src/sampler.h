@@ -26,8 +26,9 @@ enum smt_source { SRC_CPUSTAT, SRC_CONFIG, SRC_TOPOLOGY, SRC_COUNT };
 
 
 
-/* Where a CPU's calibrated value comes from. */
-enum smt_basis { BASIS_NONE, BASIS_MODEL, BASIS_PURR };
+/* Where a CPU's calibrated value comes from: nothing yet, the model from
+ * /proc/stat, PURR, or the software PURR (the sched source). */
+enum smt_basis { BASIS_NONE, BASIS_MODEL, BASIS_PURR, BASIS_SCHED };
 
 struct smt_cpu_values {
 	double throughput, lower, upper;	/* calibrated busy time, ms, cumulative */
@@ -49,6 +50,13 @@ struct smt_cpu_values {
 	uint64_t win_purr[PURR_NCOUNTERS];	/* purr[] where the core's window began */
 	bool win_purr_ok;
 	double purr_mode[PMODE_COUNT];		/* PURR ticks by mode, cumulative */
+
+	/* The software PURR, as the sched source measures it: calibrated and
+	 * raw busy ns from increments only, so never backwards. */
+	uint64_t sched_clock, sched_busy;
+	bool sched_fresh;			/* read this pass */
+	uint64_t win_sched_clock;		/* sched_clock where the core's window began */
+	bool win_sched_ok;
 };
 
 struct smt_core_values {
@@ -60,9 +68,9 @@ struct smt_core_values {
 	bool counted;				/* at least one window counted */
 	bool have_level;			/* level is from the current make-up */
 	double model_cpu;			/* the model's estimate, ms, cumulative */
-	double model_error;			/* model - PURR, cores, last window */
+	double model_error;			/* model - measured (PURR or sched), cores, last window */
 	bool have_error;
-	bool purr_basis;			/* this core's values come from PURR */
+	enum smt_basis basis;			/* where the last window's values came from */
 };
 
 struct smt_totals {

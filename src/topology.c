@@ -147,12 +147,21 @@ static int l3_domain(struct topology *t, int cpu)
  * has more (the first SMT_MAX_THREADS are in cpus[]). */
 static int siblings(struct topology *t, int cpu, int cpus[SMT_MAX_THREADS])
 {
-	int listed[SMT_MAX_THREADS + 1], n, kept = 0, self = 0;
+	int listed[SMT_MAX_THREADS + 1], n = -1, kept = 0, self = 0;
 	char text[4096];
-	ssize_t len = sr_read_small(text, sizeof text,
-				    CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
+	ssize_t len = 0;
 
-	n = len > 0 ? cpulist_collect(text, listed, SMT_MAX_THREADS + 1) : -1;
+	for (int i = 0; i < t->nsibling_sets && n < 0; i++) {
+		int m = cpulist_collect(t->sibling_sets[i], listed, SMT_MAX_THREADS + 1);
+		for (int j = 0; j < m && j < SMT_MAX_THREADS + 1; j++)
+			if (listed[j] == cpu)
+				n = m;
+	}
+	if (n < 0) {
+		len = sr_read_small(text, sizeof text,
+				    CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
+		n = len > 0 ? cpulist_collect(text, listed, SMT_MAX_THREADS + 1) : -1;
+	}
 	for (int i = 0; i < n && i < SMT_MAX_THREADS + 1; i++)
 		self |= listed[i] == cpu;
 	if (n <= 0 || !self) {

@@ -29,6 +29,10 @@ struct topology {
 	int nsockets;		/* highest package id + 1 */
 	int max_threads;	/* most online threads on any core */
 	unsigned generation;	/* bumped by every rescan that changed something */
+	/* CPU lists counted as one core over thread_siblings_list (the
+	 * configuration's "siblings" lines); set before a scan. */
+	const char (*sibling_sets)[64];
+	int nsibling_sets;
 
 	int online_fd;		/* kept open: checked every sampling pass */
 	char *online_text;	/* what it said at the last scan */

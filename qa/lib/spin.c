@@ -1,0 +1,104 @@
+/*
+ * CPU load for the software PURR's tests, with the kernel's own account of
+ * what it ran: each process prints "PID RUN_MS" at the end, RUN_MS being its
+ * CLOCK_PROCESS_CPUTIME_ID (the scheduler's sum_exec_runtime), which the
+ * tests compare smt.proc.* with.
+ *
+ *   spin CPU SECONDS            one process busy on CPU for SECONDS
+ *   spin -p CPU0 CPU1 MS SECONDS
+ *                               two processes on CPU0 and CPU1 passing a
+ *                               token: each runs MS ms while it holds it and
+ *                               sleeps while the other does, so they are
+ *                               never busy together
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(clockid_t clock)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof set, &set) != 0) {
+		perror("sched_setaffinity");
+		exit(1);
+	}
+}
+
+static void busy_until(double end)
+{
+	while (now(CLOCK_MONOTONIC) < end)
+		;
+}
+
+static void report(void)
+{
+	printf("%d %.3f\n", (int)getpid(), now(CLOCK_PROCESS_CPUTIME_ID) * 1000);
+	fflush(stdout);
+}
+
+/* Holds the token for ms, passes it on, waits for it back, until end. */
+static void ping_pong(int in, int out, double ms, double end, int first)
+{
+	char token = 't';
+
+	if (!first && read(in, &token, 1) != 1)
+		return;
+	while (now(CLOCK_MONOTONIC) < end) {
+		busy_until(now(CLOCK_MONOTONIC) + ms / 1000);
+		if (write(out, &token, 1) != 1 || read(in, &token, 1) != 1)
+			break;
+	}
+	close(out);	/* the other sees end of file and stops too */
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3) {
+		pin(atoi(argv[1]));
+		busy_until(now(CLOCK_MONOTONIC) + atof(argv[2]));
+		report();
+		return 0;
+	}
+	if (argc == 6 && strcmp(argv[1], "-p") == 0) {
+		int ab[2], ba[2];
+		double ms = atof(argv[4]), end = now(CLOCK_MONOTONIC) + atof(argv[5]);
+		pid_t child;
+
+		if (pipe(ab) || pipe(ba)) {
+			perror("pipe");
+			return 1;
+		}
+		if ((child = fork()) == 0) {
+			close(ab[1]);
+			close(ba[0]);
+			pin(atoi(argv[3]));
+			ping_pong(ab[0], ba[1], ms, end, 0);
+			report();
+			return 0;
+		}
+		close(ab[0]);
+		close(ba[1]);
+		pin(atoi(argv[2]));
+		ping_pong(ba[0], ab[1], ms, end, 1);
+		waitpid(child, NULL, 0);
+		report();
+		return 0;
+	}
+	fprintf(stderr, "usage: spin CPU SECONDS | spin -p CPU0 CPU1 MS SECONDS\n");
+	return 2;
+}

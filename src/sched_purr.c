@@ -1,0 +1,272 @@
+#include "sched_purr.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "sched_purr.skel.h"
+
+/* libbpf's warnings go to the PMDA log; the reason that matters reaches the
+ * status. */
+static int libbpf_to_log(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[512];
+
+	if (level != LIBBPF_WARN)
+		return 0;
+	vsnprintf(line, sizeof line, fmt, ap);
+	line[strcspn(line, "\n")] = '\0';
+	smt_log(SMT_LOG_INFO, "libbpf: %s", line);
+	return 0;
+}
+
+static int refused(char *why, size_t whylen, const char *step, int err)
+{
+	if (err == EPERM || err == EACCES)
+		snprintf(why, whylen, "the kernel refused the BPF program (%s: %s): needs root, "
+			 "or CAP_BPF and CAP_PERFMON", step, strerror(err));
+	else
+		snprintf(why, whylen, "the kernel refused the BPF program (%s: %s)", step,
+			 strerror(err));
+	return -err;
+}
+
+int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
+{
+	struct sched_purr_bpf *skel;
+	int err;
+
+	memset(sp, 0, sizeof *sp);
+	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
+	libbpf_set_print(libbpf_to_log);
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		snprintf(why, whylen, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s), "
+			 "which the sched_switch program needs", strerror(errno));
+		return -ENOENT;
+	}
+	if (ncpus <= 0)
+		ncpus = 1;
+	sp->core = calloc((size_t)ncpus, sizeof *sp->core);
+	sp->keys = calloc((size_t)ncpus + 1, sizeof *sp->keys);
+	sp->shares = calloc((size_t)ncpus, sizeof *sp->shares);
+	if (sp->core == NULL || sp->keys == NULL || sp->shares == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	if ((skel = sched_purr_bpf__open()) == NULL)
+		return refused(why, whylen, "open", errno);
+	sp->skel = skel;
+	sp->ncpus = ncpus;
+	if (bpf_map__set_max_entries(skel->maps.cpus, (__u32)ncpus) ||
+	    bpf_map__set_max_entries(skel->maps.shares, (__u32)ncpus) ||
+	    bpf_map__set_max_entries(skel->maps.cores, (__u32)ncpus))
+		return refused(why, whylen, "sizing maps", errno);
+	if ((err = sched_purr_bpf__load(skel)) != 0)
+		return refused(why, whylen, "load", -err);
+	sp->cpus_fd = bpf_map__fd(skel->maps.cpus);
+	sp->shares_fd = bpf_map__fd(skel->maps.shares);
+	sp->cores_fd = bpf_map__fd(skel->maps.cores);
+	sp->tasks_fd = bpf_map__fd(skel->maps.tasks);
+	sp->cgroups_fd = bpf_map__fd(skel->maps.cgroups);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		sp->keys[cpu] = (__u32)cpu;
+		if ((err = sched_purr_map_cpu(sp, cpu, -1, 0)) < 0)
+			return refused(why, whylen, "filling cpus[]", -err);
+	}
+	if ((err = sched_purr_bpf__attach(skel)) != 0)
+		return refused(why, whylen, "attach", -err);
+	return 0;
+}
+
+void sched_purr_close(struct sched_purr *sp)
+{
+	if (sp->skel)
+		sched_purr_bpf__destroy(sp->skel);
+	free(sp->core);
+	free(sp->keys);
+	free(sp->shares);
+	memset(sp, 0, sizeof *sp);
+	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
+}
+
+int sched_purr_map_cpu(struct sched_purr *sp, int cpu, int core, int slot)
+{
+	__u32 key = (__u32)cpu;
+	struct sp_cpu v = { .core = core < 0 ? SP_NO_CORE : (__u32)core, .slot = (__u32)slot };
+
+	if (cpu < 0 || cpu >= sp->ncpus || core >= sp->ncpus || slot < 0 || slot >= SP_MAX_THREADS)
+		return -EINVAL;
+	return bpf_map_update_elem(sp->cpus_fd, &key, &v, BPF_ANY) ? -errno : 0;
+}
+
+int sched_purr_set_shares(struct sched_purr *sp, int core, const struct smt_table *t)
+{
+	__u32 key = (__u32)core;
+	struct sp_shares v = { { 0 } };
+
+	if (core < 0 || core >= sp->ncpus)
+		return -EINVAL;
+	for (int k = 1; k <= SP_MAX_THREADS; k++) {
+		double c = t ? smt_thread_share(t, k) : 1.0 / k;
+		v.share[k] = (__u32)(c * (1u << SP_SHARE_SHIFT) + 0.5);
+	}
+	if (bpf_map_update_elem(sp->shares_fd, &key, &v, BPF_ANY))
+		return -errno;
+	sp->shares[core] = v;
+	return 0;
+}
+
+int sched_purr_reset_core(struct sched_purr *sp, int core)
+{
+	__u32 key = (__u32)core;
+	struct sp_core v;
+
+	if (core < 0 || core >= sp->ncpus)
+		return -EINVAL;
+	memset(&v, 0, sizeof v);
+	return bpf_map_update_elem(sp->cores_fd, &key, &v, BPF_F_LOCK) ? -errno : 0;
+}
+
+void sched_purr_sweep(const int *cpus, int n)
+{
+	cpu_set_t was, one;
+
+	if (sched_getaffinity(0, sizeof was, &was) != 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpus[i], &one);
+		/* Returns once this thread runs on that CPU. */
+		if (sched_setaffinity(0, sizeof one, &one) == 0)
+			sched_yield();
+	}
+	sched_setaffinity(0, sizeof was, &was);
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int sched_purr_read_cores(struct sched_purr *sp)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = BPF_F_LOCK);
+	__u32 done = 0, out = 0, n;
+	void *in = NULL;
+	int err;
+
+	while (done < (__u32)sp->ncpus) {
+		n = (__u32)sp->ncpus - done;
+		err = bpf_map_lookup_batch(sp->cores_fd, in, &out, sp->keys + done, sp->core + done,
+					   &n, &opts);
+		done += n;
+		if (err) {
+			if (errno == ENOENT)
+				break;
+			return -errno;
+		}
+		in = &out;
+	}
+	/* The batch wrote keys in order; put them back for the next read. */
+	for (__u32 i = 0; i < done; i++)
+		sp->keys[i] = i;
+	sp->now = monotonic_ns();
+	return (int)done;
+}
+
+static __u64 scale(__u64 dt, __u32 share)
+{
+	return (dt >> SP_SHARE_SHIFT) * share +
+	       (((dt & ((1u << SP_SHARE_SHIFT) - 1)) * share) >> SP_SHARE_SHIFT);
+}
+
+void sched_purr_thread_now(const struct sched_purr *sp, int core, int slot, uint64_t *clock,
+			   uint64_t *busy, uint64_t *spell_clock, uint64_t *spell_busy)
+{
+	const struct sp_core *c = &sp->core[core];
+	const struct sp_thread *t = &c->t[slot];
+	__u64 acc = c->acc;
+
+	*spell_clock = *spell_busy = 0;
+	if (t->running) {
+		/* The core's acc now: k threads have run since its last change. */
+		__u32 k = c->nbusy < SP_MAX_THREADS ? c->nbusy : SP_MAX_THREADS;
+		if (c->last && sp->now > c->last)
+			acc += scale(sp->now - c->last, sp->shares[core].share[k]);
+		if (acc >= t->acc0)
+			*spell_clock = acc - t->acc0;
+		if (sp->now > t->t0)
+			*spell_busy = sp->now - t->t0;
+	}
+	*clock = t->clock + *spell_clock;
+	*busy = t->busy + *spell_busy;
+}
+
+int sched_purr_each_task(struct sched_purr *sp,
+			 void (*fn)(void *arg, uint32_t tgid, const struct sp_task *t), void *arg)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u64 token = 0;
+	void *in = NULL;
+	int total = 0, err;
+
+	do {
+		__u32 n = SP_TASK_CHUNK;
+
+		err = bpf_map_lookup_batch(sp->tasks_fd, in, &token, sp->task_key, sp->task, &n, &opts);
+		if (err && errno != ENOENT)
+			return -errno;
+		for (__u32 i = 0; i < n; i++)
+			fn(arg, sp->task_key[i], &sp->task[i]);
+		total += (int)n;
+		in = &token;
+	} while (!err);
+	return total;
+}
+
+int sched_purr_each_cgroup(struct sched_purr *sp,
+			   void (*fn)(void *arg, uint64_t id, const struct sp_cgroup *g), void *arg)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u64 token = 0;
+	void *in = NULL;
+	int total = 0, err;
+
+	do {
+		__u32 n = SP_TASK_CHUNK;
+
+		err = bpf_map_lookup_batch(sp->cgroups_fd, in, &token, sp->cgroup_key, sp->cgroup, &n,
+					   &opts);
+		if (err && errno != ENOENT)
+			return -errno;
+		for (__u32 i = 0; i < n; i++)
+			fn(arg, sp->cgroup_key[i], &sp->cgroup[i]);
+		total += (int)n;
+		in = &token;
+	} while (!err);
+	return total;
+}
+
+void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid)
+{
+	__u32 key = tgid;
+	bpf_map_delete_elem(sp->tasks_fd, &key);
+}
+
+void sched_purr_forget_cgroup(struct sched_purr *sp, uint64_t id)
+{
+	__u64 key = id;
+	bpf_map_delete_elem(sp->cgroups_fd, &key);
+}

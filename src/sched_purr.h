@@ -1,0 +1,75 @@
+/*
+ * The software PURR's loader: loads sched_purr.bpf.c onto sched_switch and
+ * sched_process_exit, tells it which CPUs make each core and the core's
+ * c(k), and reads back the per-thread clocks and the per-process and
+ * per-cgroup charges.  Nothing here knows the sampler.
+ */
+#ifndef SMTCPU_SCHED_PURR_H
+#define SMTCPU_SCHED_PURR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sched_purr_abi.h"
+#include "smtmodel.h"
+
+#define SP_TASK_CHUNK 1024	/* processes read per batch call */
+
+struct sched_purr_bpf;
+
+struct sched_purr {
+	struct sched_purr_bpf *skel;
+	int ncpus;			/* entries of cpus[], shares[] and cores[] */
+	int cpus_fd, shares_fd, cores_fd, tasks_fd, cgroups_fd;
+	struct sp_core *core;		/* [ncpus]: cores[] as read by sched_purr_read_cores */
+	__u32 *keys;			/* [ncpus]: 0 .. ncpus-1, and the batch cursor */
+	struct sp_shares *shares;	/* [ncpus]: what shares[] holds */
+	uint64_t now;			/* CLOCK_MONOTONIC ns just after that read */
+	__u32 task_key[SP_TASK_CHUNK];
+	struct sp_task task[SP_TASK_CHUNK];
+	__u64 cgroup_key[SP_TASK_CHUNK];
+	struct sp_cgroup cgroup[SP_TASK_CHUNK];
+};
+
+/* Loads and attaches the program, cores[] sized for ncpus possible CPUs,
+ * every CPU not counted until sched_purr_map_cpu.  Returns 0, or -errno
+ * with why ("the kernel has no BTF ...", "refused: ...").  */
+int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen);
+void sched_purr_close(struct sched_purr *sp);
+
+/* Counts cpu's switches as thread slot of core (a core is named by its
+ * first CPU), or not at all when core < 0. */
+int sched_purr_map_cpu(struct sched_purr *sp, int cpu, int core, int slot);
+
+/* Sets core's c(k), k = 0..SP_MAX_THREADS, from table t (n threads online). */
+int sched_purr_set_shares(struct sched_purr *sp, int core, const struct smt_table *t);
+
+/* Starts core's state afresh: its threads are taken as idle until each
+ * switches (see sched_purr_sweep). */
+int sched_purr_reset_core(struct sched_purr *sp, int core);
+
+/* Makes each CPU in cpus[] switch (this thread runs there a moment), so its
+ * slot learns whether it is busy; the caller's affinity is restored. */
+void sched_purr_sweep(const int *cpus, int n);
+
+/* Reads cores[] whole, each core under its lock, into sp->core[]. */
+int sched_purr_read_cores(struct sched_purr *sp);
+
+/* Thread slot's clocks as of sp->now, the spell under way included, and
+ * that spell alone (whose process and cgroup are the slot's tgid and cgroup
+ * in sp->core[core].t[slot]; tgid 0 when idle). */
+void sched_purr_thread_now(const struct sched_purr *sp, int core, int slot, uint64_t *clock,
+			   uint64_t *busy, uint64_t *spell_clock, uint64_t *spell_busy);
+
+/* Calls fn for every process charged so far, in batches; returns the count
+ * or -errno. */
+int sched_purr_each_task(struct sched_purr *sp,
+			 void (*fn)(void *arg, uint32_t tgid, const struct sp_task *t), void *arg);
+int sched_purr_each_cgroup(struct sched_purr *sp,
+			   void (*fn)(void *arg, uint64_t id, const struct sp_cgroup *g), void *arg);
+
+/* Forgets a process or cgroup the caller has retired. */
+void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid);
+void sched_purr_forget_cgroup(struct sched_purr *sp, uint64_t id);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * The software PURR's maps, as the BPF program (sched_purr.bpf.c) and its
+ * loader (sched_purr.c) both see them.  Times are CLOCK_MONOTONIC ns, as
+ * bpf_ktime_get_ns() gives them.
+ *
+ * Per core, "acc" is the calibrated time one busy thread has been credited
+ * since the core's state began: it grows by dt x c(k) while k threads are
+ * busy.  A thread's calibrated clock then grows by acc's growth over each of
+ * its busy spells, which is dt x c(k) summed over every change of k in
+ * between, without touching the other threads at each change.
+ */
+#ifndef SMTCPU_SCHED_PURR_ABI_H
+#define SMTCPU_SCHED_PURR_ABI_H
+
+#include <linux/bpf.h>
+#include <linux/types.h>
+
+#define SP_MAX_THREADS 8	/* = SMT_MAX_THREADS */
+#define SP_SHARE_SHIFT 16	/* c(k) is passed as c(k) x 2^16 */
+#define SP_NO_CORE 0xffffffffu
+#define SP_COMM_LEN 16		/* TASK_COMM_LEN */
+
+/* Where a CPU's switches are counted: cpus[cpu]. */
+struct sp_cpu {
+	__u32 core;		/* index into cores[] and shares[], SP_NO_CORE: not counted */
+	__u32 slot;		/* the thread's place in its core, < SP_MAX_THREADS */
+};
+
+/* shares[core]: c(k) x 2^16 for k = 0..SP_MAX_THREADS busy threads. */
+struct sp_shares {
+	__u32 share[SP_MAX_THREADS + 1];
+};
+
+struct sp_thread {
+	__u64 clock;		/* calibrated busy ns, cumulative */
+	__u64 busy;		/* raw busy ns (running anything but idle), cumulative */
+	__u64 acc0;		/* the core's acc when the current spell began */
+	__u64 t0;		/* when it began */
+	__u64 cgroup;		/* cgroup v2 id of the task running now */
+	__u32 tgid;		/* process running now, 0 when idle */
+	__u32 running;		/* 1 while a task other than idle runs */
+};
+
+/* cores[core], read and written whole under its lock (BPF_F_LOCK). */
+struct sp_core {
+	struct bpf_spin_lock lock;
+	__u32 nbusy;		/* threads running now */
+	__u64 last;		/* when acc was last brought up to date */
+	__u64 acc;
+	struct sp_thread t[SP_MAX_THREADS];
+};
+
+/* tasks[tgid]: one process (thread group), charged as its threads switch out. */
+struct sp_task {
+	__u64 clock;		/* calibrated ns */
+	__u64 busy;		/* raw run ns */
+	__u64 start;		/* its leader's start_time: a new process under an old PID differs */
+	__u64 exited;		/* when the last thread exited, 0 while it lives */
+	char comm[SP_COMM_LEN];	/* the leader's, when first charged */
+};
+
+/* cgroups[cgroup v2 id] */
+struct sp_cgroup {
+	__u64 clock;
+	__u64 busy;
+};
+
+#endif

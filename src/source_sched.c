@@ -1,0 +1,344 @@
+#include "source_sched.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgroup_path.h"
+#include "log.h"
+#include "sampler.h"
+#include "source.h"
+#include "sysroot.h"
+
+static const char *const status_names[] = { "sched" };
+
+static void status(struct sampler *s, const char *fmt, const char *why)
+{
+	source_set_status(s, &sched_source, 0, fmt, why);
+}
+
+/* Tells the program which CPUs make each core.  A core whose threads
+ * changed starts afresh, and its CPUs are swept so each learns whether it is
+ * busy; the per-CPU readings of those CPUs start a new baseline. */
+static void map_cores(struct sampler *s, struct sched_state *st)
+{
+	int nsweep = 0;
+
+	for (int i = 0; i < s->topo.ncores; i++) {
+		const struct topo_core *c = &s->topo.cores[i];
+		int changed = 0;
+
+		for (int t = 0; t < c->nthreads; t++)
+			changed |= st->core_of[c->cpus[t]] != c->first_cpu ||
+				   st->slot_of[c->cpus[t]] != t;
+		sched_purr_set_shares(&st->sp, c->first_cpu, s->core[c->first_cpu].table);
+		if (!changed)
+			continue;
+		sched_purr_reset_core(&st->sp, c->first_cpu);
+		for (int t = 0; t < c->nthreads; t++) {
+			int cpu = c->cpus[t];
+			sched_purr_map_cpu(&st->sp, cpu, c->first_cpu, t);
+			st->core_of[cpu] = c->first_cpu;
+			st->slot_of[cpu] = t;
+			st->have_last[cpu] = false;
+			st->scratch[nsweep++] = cpu;
+		}
+	}
+	for (int cpu = 0; cpu < st->ncpus; cpu++)
+		if (!s->topo.online[cpu] && st->core_of[cpu] >= 0) {
+			sched_purr_map_cpu(&st->sp, cpu, -1, 0);
+			st->core_of[cpu] = st->slot_of[cpu] = -1;
+			st->have_last[cpu] = false;
+		}
+	sched_purr_sweep(st->scratch, nsweep);
+}
+
+static int sched_source_init(struct sampler *s, void *state)
+{
+	struct sched_state *st = state;
+	char why[256];
+	int n = s->topo.ncpus > 0 ? s->topo.ncpus : 1, sts;
+
+	st->ncpus = n;
+	if (!s->config.sched) {
+		status(s, "%s", "off (\"sched off\" in the configuration file)");
+		return 0;
+	}
+	if (strcmp(sr_root(), "/") != 0) {
+		status(s, "off: the root %s is not this machine's, whose scheduler it would measure",
+		       sr_root());
+		return 0;
+	}
+	st->core_of = malloc((size_t)n * sizeof *st->core_of);
+	st->slot_of = malloc((size_t)n * sizeof *st->slot_of);
+	st->last_clock = calloc((size_t)n, sizeof *st->last_clock);
+	st->last_busy = calloc((size_t)n, sizeof *st->last_busy);
+	st->have_last = calloc((size_t)n, sizeof *st->have_last);
+	st->scratch = calloc((size_t)n, sizeof *st->scratch);
+	if (!st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->have_last ||
+	    !st->scratch)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < n; cpu++)
+		st->core_of[cpu] = st->slot_of[cpu] = -1;
+	if ((sts = sched_purr_open(&st->sp, n, why, sizeof why)) < 0) {
+		if (sts == -ENOMEM)
+			return sts;
+		sched_purr_close(&st->sp);
+		smt_log(SMT_LOG_WARNING, "sched: %s; SMT overlap is modelled, not measured", why);
+		status(s, "%s", why);
+		return 0;
+	}
+	st->on = true;
+	if (cgroup2_mount(st->cgroup_mount, sizeof st->cgroup_mount) < 0)
+		st->cgroup_mount[0] = '\0';
+	map_cores(s, st);
+	status(s, "%s", "ok");
+	return 0;
+}
+
+static void sched_source_sync(struct sampler *s, void *state)
+{
+	struct sched_state *st = state;
+
+	if (st->on)
+		map_cores(s, st);
+}
+
+/* The process's instance name as the proc PMDA makes it: the PID in six
+ * digits, then the command line's first word, or "(comm)" for a kernel
+ * thread or a process already gone. */
+static void name_process(struct sched_entry *e, uint32_t pid, const char *comm)
+{
+	char cmd[SCHED_NAME_MAX];
+	ssize_t len = sr_read_small(cmd, sizeof cmd, "/proc/%u/cmdline", pid);
+	size_t word = len > 0 ? strnlen(cmd, (size_t)len) : 0;
+
+	cmd[word < sizeof cmd ? word : sizeof cmd - 1] = '\0';
+	cmd[strcspn(cmd, " ")] = '\0';
+	for (char *p = cmd; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
+	if (cmd[0])
+		snprintf(e->name, sizeof e->name, "%06u %s", pid, cmd);
+	else
+		snprintf(e->name, sizeof e->name, "%06u (%.*s)", pid, SP_COMM_LEN, comm);
+}
+
+static void name_cgroup(const struct sched_state *st, struct sched_entry *e, uint64_t id)
+{
+	if (st->cgroup_mount[0] == '\0' ||
+	    cgroup_path_of(st->cgroup_mount, id, e->name, sizeof e->name) < 0)
+		snprintf(e->name, sizeof e->name, "(cgroup %llu)", (unsigned long long)id);
+}
+
+/* The slot for key, a new one when absent or when start says the key now
+ * belongs to another process (start 0: not known yet). */
+static int slot_for(struct sched_table *t, uint64_t key, uint64_t start, bool *fresh)
+{
+	int slot = sched_table_find(t, key);
+
+	*fresh = false;
+	if (slot >= 0 && start && t->e[slot].start && t->e[slot].start != start) {
+		sched_table_release(t, slot);
+		slot = -1;
+	}
+	if (slot < 0) {
+		if ((slot = sched_table_claim(t, key)) < 0)
+			return slot;
+		*fresh = true;
+	}
+	if (start)
+		t->e[slot].start = start;
+	return slot;
+}
+
+static void read_task(void *arg, uint32_t tgid, const struct sp_task *t)
+{
+	struct sched_state *st = arg;
+	bool fresh;
+	int slot = slot_for(&st->procs, tgid, t->start, &fresh);
+	struct sched_entry *e;
+
+	if (slot < 0)
+		return;
+	e = &st->procs.e[slot];
+	if (fresh)
+		name_process(e, tgid, t->comm);
+	e->read_clock += t->clock;
+	e->read_busy += t->busy;
+	e->exited = t->exited;
+	e->seen = true;
+}
+
+static void read_cgroup(void *arg, uint64_t id, const struct sp_cgroup *g)
+{
+	struct sched_state *st = arg;
+	bool fresh;
+	int slot = slot_for(&st->cgroups, id, 0, &fresh);
+	struct sched_entry *e;
+
+	if (slot < 0)
+		return;
+	e = &st->cgroups.e[slot];
+	if (fresh)
+		name_cgroup(st, e, id);
+	e->read_clock += g->clock;
+	e->read_busy += g->busy;
+	e->seen = true;
+}
+
+/* A spell under way on a CPU counts for its process and cgroup now, not
+ * only when it ends: a process that never switches out still grows. */
+static void add_spell(struct sched_state *st, const struct sp_thread *t, uint64_t clock,
+		      uint64_t busy)
+{
+	bool fresh;
+	int slot;
+
+	if (t->tgid && (slot = slot_for(&st->procs, t->tgid, 0, &fresh)) >= 0) {
+		struct sched_entry *e = &st->procs.e[slot];
+		if (fresh)
+			name_process(e, t->tgid, "");
+		e->read_clock += clock;
+		e->read_busy += busy;
+		e->seen = true;
+	}
+	if (t->tgid && (slot = slot_for(&st->cgroups, t->cgroup, 0, &fresh)) >= 0) {
+		struct sched_entry *e = &st->cgroups.e[slot];
+		if (fresh)
+			name_cgroup(st, e, t->cgroup);
+		e->read_clock += clock;
+		e->read_busy += busy;
+		e->seen = true;
+	}
+}
+
+static void begin_pass(struct sched_table *t)
+{
+	for (int i = 0; i < t->cap; i++) {
+		t->e[i].seen = false;
+		t->e[i].read_clock = t->e[i].read_busy = 0;
+	}
+}
+
+/* Readings become the exported values, which never go back: a spell read
+ * under way and then missed between the two map reads comes back next
+ * pass.  Entries gone from the map (evicted), or exited a while ago, go. */
+static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, bool check)
+{
+	for (int i = 0; i < t->cap; i++) {
+		struct sched_entry *e = &t->e[i];
+
+		if (!e->used)
+			continue;
+		if (!e->seen) {
+			sched_table_release(t, i);
+			continue;
+		}
+		if (e->read_clock > e->clock)
+			e->clock = e->read_clock;
+		if (e->read_busy > e->busy)
+			e->busy = e->read_busy;
+		if (procs && e->exited && st->sp.now > e->exited + SCHED_CULL_NS) {
+			sched_purr_forget_task(&st->sp, (uint32_t)e->key);
+			sched_table_release(t, i);
+		} else if (!procs && check && st->cgroup_mount[0] && e->name[0] == '/' &&
+			   !cgroup_path_is(st->cgroup_mount, e->name, e->key)) {
+			sched_purr_forget_cgroup(&st->sp, e->key);
+			sched_table_release(t, i);
+		}
+	}
+}
+
+/* Per CPU: the clocks become the sampler's measured basis, by increments. */
+static void read_cpus(struct sampler *s, struct sched_state *st)
+{
+	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
+		s->cpu[cpu].sched_fresh = false;
+	for (int i = 0; i < s->topo.ncores; i++) {
+		const struct topo_core *c = &s->topo.cores[i];
+
+		for (int t = 0; t < c->nthreads; t++) {
+			int cpu = c->cpus[t];
+			struct smt_cpu_values *v = &s->cpu[cpu];
+			uint64_t clock, busy, sc, sb;
+
+			if (st->core_of[cpu] != c->first_cpu || st->slot_of[cpu] != t)
+				continue;
+			sched_purr_thread_now(&st->sp, c->first_cpu, t, &clock, &busy, &sc, &sb);
+			add_spell(st, &st->sp.core[c->first_cpu].t[t], sc, sb);
+			if (st->have_last[cpu] && clock >= st->last_clock[cpu] &&
+			    busy >= st->last_busy[cpu]) {
+				v->sched_clock += clock - st->last_clock[cpu];
+				v->sched_busy += busy - st->last_busy[cpu];
+				v->sched_fresh = true;
+			}
+			st->last_clock[cpu] = clock;
+			st->last_busy[cpu] = busy;
+			st->have_last[cpu] = true;
+		}
+	}
+}
+
+static void sched_source_read(struct sampler *s, void *state, bool cpus_changed)
+{
+	struct sched_state *st = state;
+	bool check;
+	int sts;
+
+	(void)cpus_changed;
+	if (!st->on)
+		return;
+	begin_pass(&st->procs);
+	begin_pass(&st->cgroups);
+	/* Charged spells first, then the cores: a spell that ends between the
+	 * two reads is missed this pass rather than counted twice. */
+	if (sched_purr_each_task(&st->sp, read_task, st) < 0 ||
+	    sched_purr_each_cgroup(&st->sp, read_cgroup, st) < 0)
+		st->task_errors++;
+	if ((sts = sched_purr_read_cores(&st->sp)) < 0) {
+		char why[128];
+		snprintf(why, sizeof why, "cannot read the program's cores map: %s", strerror(-sts));
+		status(s, "%s", why);
+		for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
+			s->cpu[cpu].sched_fresh = false;
+		return;
+	}
+	read_cpus(s, st);
+	check = st->sp.now >= st->next_cgroup_check;
+	if (check)
+		st->next_cgroup_check = st->sp.now + SCHED_CGROUP_CHECK_NS;
+	end_pass(st, &st->procs, true, false);
+	end_pass(st, &st->cgroups, false, check);
+	status(s, "%s", "ok");
+}
+
+static void sched_source_free(struct sampler *s, void *state)
+{
+	struct sched_state *st = state;
+
+	(void)s;
+	if (st->on)
+		sched_purr_close(&st->sp);
+	sched_table_free(&st->procs);
+	sched_table_free(&st->cgroups);
+	free(st->core_of);
+	free(st->slot_of);
+	free(st->last_clock);
+	free(st->last_busy);
+	free(st->have_last);
+	free(st->scratch);
+}
+
+const struct sampler_source sched_source = {
+	.name = "sched", .status_names = status_names, .nstatus = 1,
+	.state_size = sizeof(struct sched_state),
+	.init = sched_source_init, .sync = sched_source_sync, .read = sched_source_read,
+	.free = sched_source_free,
+};
+
+const struct sched_state *sampler_sched(const struct sampler *s)
+{
+	return source_state(s, &sched_source);
+}

@@ -1,0 +1,43 @@
+/*
+ * The software PURR as a source of the sampler: per CPU, the calibrated
+ * clocks of sched_purr.bpf.c become the sampler's measured basis (after
+ * PURR, before the model); per process and per cgroup, what each was
+ * charged, for smt.proc.* and smt.cgroup.*.
+ */
+#ifndef SMTCPU_SOURCE_SCHED_H
+#define SMTCPU_SOURCE_SCHED_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sched_purr.h"
+#include "sched_table.h"
+
+struct sampler;
+
+/* How long an exited process stays an instance. */
+#define SCHED_CULL_NS (60 * 1000000000ULL)
+/* How often cgroups that were removed are looked for. */
+#define SCHED_CGROUP_CHECK_NS (30 * 1000000000ULL)
+
+struct sched_state {
+	struct sched_purr sp;
+	bool on;			/* the program runs */
+	int ncpus;
+	int *core_of, *slot_of;		/* [ncpus] as cpus[] holds them, -1 not counted */
+	uint64_t *last_clock, *last_busy;	/* [ncpus] the last reading */
+	bool *have_last;		/* [ncpus] */
+	int *scratch;			/* [ncpus] CPUs to sweep */
+	struct sched_table procs, cgroups;
+	char cgroup_mount[PATH_MAX];	/* "" when there is no cgroup2 */
+	uint64_t next_cgroup_check;
+	uint64_t task_errors;		/* reads of tasks[] or cgroups[] that failed */
+};
+
+/* NULL before sampler_init. */
+const struct sched_state *sampler_sched(const struct sampler *s);
+
+extern const struct sampler_source sched_source;
+
+#endif
