@@ -183,6 +183,15 @@ static int split_words(char *line, char **word, int max)
 	return n;
 }
 
+/* "xgmi on", "sched off": *flag = 1 or 0. */
+static void parse_on_off(struct smt_config *cfg, int lineno, int n, char **word, int *flag)
+{
+	if (n != 2 || (strcmp(word[1], "on") != 0 && strcmp(word[1], "off") != 0))
+		fail(cfg, lineno, "%s takes on or off", word[0]);
+	else
+		*flag = strcmp(word[1], "on") == 0;
+}
+
 /* "siblings 0-1": these CPUs are counted as the threads of one core, over
  * what sysfs says (a machine without SMT standing in for one with it). */
 static void parse_siblings(struct smt_config *cfg, int lineno, int n, char **word)
@@ -243,20 +252,14 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 		else
 			cfg->dram_peak_gbs = gbs;
 	} else if (strcmp(word[0], "xgmi") == 0) {
-		if (n != 2 || (strcmp(word[1], "on") != 0 && strcmp(word[1], "off") != 0))
-			fail(cfg, lineno, "xgmi takes on or off");
-		else
-			cfg->xgmi = strcmp(word[1], "on") == 0;
+		parse_on_off(cfg, lineno, n, word, &cfg->xgmi);
 	} else if (strcmp(word[0], "replay") == 0) {
 		if (n != 2)
 			fail(cfg, lineno, "replay takes one trace file");
 		else
 			snprintf(cfg->replay, sizeof cfg->replay, "%s", word[1]);
 	} else if (strcmp(word[0], "sched") == 0) {
-		if (n != 2 || (strcmp(word[1], "on") != 0 && strcmp(word[1], "off") != 0))
-			fail(cfg, lineno, "sched takes on or off");
-		else
-			cfg->sched = strcmp(word[1], "on") == 0;
+		parse_on_off(cfg, lineno, n, word, &cfg->sched);
 	} else if (strcmp(word[0], "siblings") == 0) {
 		parse_siblings(cfg, lineno, n, word);
 	} else {

@@ -214,8 +214,10 @@ void sched_purr_thread_now(const struct sched_purr *sp, int core, int slot, uint
 	*busy = t->busy + *spell_busy;
 }
 
-int sched_purr_each_task(struct sched_purr *sp,
-			 void (*fn)(void *arg, uint32_t tgid, const struct sp_task *t), void *arg)
+/* Every entry of a hash map, SP_TASK_CHUNK at a time into keys[] and
+ * vals[]; visit(ctx, i) sees the i-th of each chunk.  Returns the count. */
+static int each_entry(int fd, void *keys, void *vals, void (*visit)(void *ctx, __u32 i),
+		      void *ctx)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u64 token = 0;
@@ -225,38 +227,53 @@ int sched_purr_each_task(struct sched_purr *sp,
 	do {
 		__u32 n = SP_TASK_CHUNK;
 
-		err = bpf_map_lookup_batch(sp->tasks_fd, in, &token, sp->task_key, sp->task, &n, &opts);
+		err = bpf_map_lookup_batch(fd, in, &token, keys, vals, &n, &opts);
 		if (err && errno != ENOENT)
 			return -errno;
 		for (__u32 i = 0; i < n; i++)
-			fn(arg, sp->task_key[i], &sp->task[i]);
+			visit(ctx, i);
 		total += (int)n;
 		in = &token;
 	} while (!err);
 	return total;
 }
 
+struct task_visit {
+	struct sched_purr *sp;
+	void (*fn)(void *arg, uint32_t tgid, const struct sp_task *t);
+	void *arg;
+};
+
+static void visit_task(void *ctx, __u32 i)
+{
+	struct task_visit *v = ctx;
+	v->fn(v->arg, v->sp->task_key[i], &v->sp->task[i]);
+}
+
+int sched_purr_each_task(struct sched_purr *sp,
+			 void (*fn)(void *arg, uint32_t tgid, const struct sp_task *t), void *arg)
+{
+	struct task_visit v = { sp, fn, arg };
+	return each_entry(sp->tasks_fd, sp->task_key, sp->task, visit_task, &v);
+}
+
+struct cgroup_visit {
+	struct sched_purr *sp;
+	void (*fn)(void *arg, uint64_t id, const struct sp_cgroup *g);
+	void *arg;
+};
+
+static void visit_cgroup(void *ctx, __u32 i)
+{
+	struct cgroup_visit *v = ctx;
+	v->fn(v->arg, v->sp->cgroup_key[i], &v->sp->cgroup[i]);
+}
+
 int sched_purr_each_cgroup(struct sched_purr *sp,
 			   void (*fn)(void *arg, uint64_t id, const struct sp_cgroup *g), void *arg)
 {
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	__u64 token = 0;
-	void *in = NULL;
-	int total = 0, err;
-
-	do {
-		__u32 n = SP_TASK_CHUNK;
-
-		err = bpf_map_lookup_batch(sp->cgroups_fd, in, &token, sp->cgroup_key, sp->cgroup, &n,
-					   &opts);
-		if (err && errno != ENOENT)
-			return -errno;
-		for (__u32 i = 0; i < n; i++)
-			fn(arg, sp->cgroup_key[i], &sp->cgroup[i]);
-		total += (int)n;
-		in = &token;
-	} while (!err);
-	return total;
+	struct cgroup_visit v = { sp, fn, arg };
+	return each_entry(sp->cgroups_fd, sp->cgroup_key, sp->cgroup, visit_cgroup, &v);
 }
 
 void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid)
