@@ -182,10 +182,10 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_L3, 1, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
 	METRIC(CLUSTER_L3, 2, PM_TYPE_DOUBLE, CCX_INDOM, PM_SEM_INSTANT, NO_UNITS),
 	/* smt.proc.{throughput_cpu,busy_cpu} per process, smt.cgroup.* per cgroup */
-	METRIC(CLUSTER_PROC, 0, PM_TYPE_U64, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_PROC, 1, PM_TYPE_U64, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CGROUP, 0, PM_TYPE_U64, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CGROUP, 1, PM_TYPE_U64, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_PROC, 0, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_PROC, 1, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CGROUP, 0, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	METRIC(CLUSTER_CGROUP, 1, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
 };
 
 /* The software PURR's processes and cgroups are instances for as long as
@@ -698,8 +698,11 @@ static int fetch_sched(unsigned int cluster, unsigned int item, void *priv, pmAt
 	if (slot < 0 || slot >= t->cap || !t->e[slot].used)
 		return PM_ERR_INST;
 	switch (item) {
-	case 0: atom->ull = t->e[slot].clock / 1000000; break;
-	case 1: atom->ull = t->e[slot].busy / 1000000; break;
+	/* Fractional ms, as smt.busy_cpu: whole ms would lose half a ms
+	 * on average per short-lived process, and the sum over processes
+	 * would fall short of the system's. */
+	case 0: atom->d = (double)t->e[slot].clock / 1e6; break;
+	case 1: atom->d = (double)t->e[slot].busy / 1e6; break;
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;
