@@ -138,14 +138,21 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	struct sp_thread *t;
 
 	where = bpf_map_lookup_elem(&cpus, &cpu);
-	if (!where || where->core == SP_NO_CORE || where->slot >= SP_MAX_THREADS)
+	if (!where)
 		return 0;
 	core = where->core;
 	slot = where->slot;
+	if (core == SP_NO_CORE || slot >= SP_MAX_THREADS)
+		return 0;
 	c = bpf_map_lookup_elem(&cores, &core);
 	sh = bpf_map_lookup_elem(&shares, &core);
 	if (!c || !sh)
 		return 0;
+	/* The thread's pointer is formed here, while slot is known to be in
+	 * range: kernels before 6.3 or so forget a 32-bit bound once the value
+	 * is spilled across the helper calls below. */
+	t = &c->t[slot];
+	barrier_var(t);
 	if (running)
 		next_cgroup = next->cgroups->dfl_cgrp->kn->id;
 	now = bpf_ktime_get_ns();
@@ -157,7 +164,6 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	if (c->last && now > c->last)
 		c->acc += scale(now - c->last, sh->share[k]);
 	c->last = now;
-	t = &c->t[slot & (SP_MAX_THREADS - 1)];
 	counted = t->running;	/* what nbusy holds for this thread */
 	if (ran && t->t0 && now > t->t0 && c->acc >= t->acc0) {
 		clock = c->acc - t->acc0;

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,23 +15,70 @@
 #include "log.h"
 #include "sched_purr.skel.h"
 
-/* libbpf's warnings go to the PMDA log; the reason that matters reaches the
- * status. */
+/* libbpf's warnings go to the PMDA log, a line each.  A verifier log (one
+ * message of many lines) is cut to its last lines, where the verdict is,
+ * and its verdict kept for the status. */
+#define VERIFIER_TAIL 12
+static char verdict[160];
+
+static void log_lines(char *text)
+{
+	char *line[VERIFIER_TAIL];
+	int n = 0, skipped = 0;
+	bool verifier = strstr(text, "-- BEGIN PROG LOAD LOG --") != NULL;
+
+	for (char *p = text, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		if ((nl = strchr(p, '\n')) != NULL)
+			*nl = '\0';
+		if (*p == '\0')
+			continue;
+		if (n == VERIFIER_TAIL) {
+			memmove(line, line + 1, sizeof line - sizeof line[0]);
+			n--;
+			skipped++;
+		}
+		line[n++] = p;
+		/* "processed N insns ..." and the log's frame follow the verdict */
+		if (verifier && strncmp(p, "processed ", 10) != 0 && strncmp(p, "-- ", 3) != 0 &&
+		    strstr(p, "PROG LOAD LOG") == NULL && strstr(p, "verification time") == NULL &&
+		    strstr(p, "stack depth") == NULL)
+			snprintf(verdict, sizeof verdict, "%s", p);
+		if (!nl)
+			break;
+	}
+	if (skipped)
+		smt_log(SMT_LOG_INFO, "libbpf: (%d lines of the verifier's log left out)", skipped);
+	for (int i = 0; i < n; i++)
+		smt_log(SMT_LOG_INFO, "libbpf: %s", line[i]);
+}
+
 static int libbpf_to_log(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char line[512];
+	va_list again;
+	char small[512], *text = small;
+	int len;
 
 	if (level != LIBBPF_WARN)
 		return 0;
-	vsnprintf(line, sizeof line, fmt, ap);
-	line[strcspn(line, "\n")] = '\0';
-	smt_log(SMT_LOG_INFO, "libbpf: %s", line);
+	va_copy(again, ap);
+	len = vsnprintf(small, sizeof small, fmt, ap);
+	if (len >= (int)sizeof small && (text = malloc((size_t)len + 1)) != NULL)
+		vsnprintf(text, (size_t)len + 1, fmt, again);
+	else if (text == NULL)
+		text = small;
+	va_end(again);
+	/* libbpf's messages begin "libbpf: " already */
+	log_lines(strncmp(text, "libbpf: ", 8) == 0 ? text + 8 : text);
+	if (text != small)
+		free(text);
 	return 0;
 }
 
 static int refused(char *why, size_t whylen, const char *step, int err)
 {
-	if (err == EPERM || err == EACCES)
+	if (err == EACCES && strcmp(step, "load") == 0 && verdict[0])
+		snprintf(why, whylen, "the kernel's verifier rejected the BPF program: %s", verdict);
+	else if (err == EPERM || err == EACCES)
 		snprintf(why, whylen, "the kernel refused the BPF program (%s: %s): needs root, "
 			 "or CAP_BPF and CAP_PERFMON", step, strerror(err));
 	else
@@ -47,6 +95,7 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
 	memset(sp, 0, sizeof *sp);
 	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
 	libbpf_set_print(libbpf_to_log);
+	verdict[0] = '\0';
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
 		snprintf(why, whylen, "the kernel has no BTF (/sys/kernel/btf/vmlinux: %s), "
 			 "which the sched_switch program needs", strerror(errno));

@@ -1,6 +1,7 @@
 #include "source_sched.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +19,44 @@ static void status(struct sampler *s, const char *fmt, const char *why)
 	source_set_status(s, &sched_source, 0, fmt, why);
 }
 
+/* Whether a core's threads are not the CPUs the program has for it: one
+ * moved, or one went (mapped[] counts the CPUs mapped to each core). */
+static bool core_changed(const struct sched_state *st, const struct topo_core *c)
+{
+	if (st->mapped[c->first_cpu] != c->nthreads)
+		return true;
+	for (int t = 0; t < c->nthreads; t++)
+		if (st->core_of[c->cpus[t]] != c->first_cpu || st->slot_of[c->cpus[t]] != t)
+			return true;
+	return false;
+}
+
 /* Tells the program which CPUs make each core.  A core whose threads
- * changed starts afresh, and its CPUs are swept so each learns whether it is
- * busy; the per-CPU readings of those CPUs start a new baseline. */
+ * changed starts afresh: its CPUs are swept first, so the spells under way
+ * there are charged under the old make-up rather than lost with it, then
+ * again, so each thread learns whether it is busy; the per-CPU readings of
+ * those CPUs start a new baseline. */
 static void map_cores(struct sampler *s, struct sched_state *st)
 {
 	int nsweep = 0;
 
+	memset(st->mapped, 0, (size_t)st->ncpus * sizeof *st->mapped);
+	for (int cpu = 0; cpu < st->ncpus; cpu++)
+		if (st->core_of[cpu] >= 0)
+			st->mapped[st->core_of[cpu]]++;
 	for (int i = 0; i < s->topo.ncores; i++) {
 		const struct topo_core *c = &s->topo.cores[i];
-		int changed = 0;
 
-		for (int t = 0; t < c->nthreads; t++)
-			changed |= st->core_of[c->cpus[t]] != c->first_cpu ||
-				   st->slot_of[c->cpus[t]] != t;
+		if (core_changed(st, c))
+			for (int t = 0; t < c->nthreads; t++)
+				st->scratch[nsweep++] = c->cpus[t];
+	}
+	sched_purr_sweep(st->scratch, nsweep);
+	for (int i = 0; i < s->topo.ncores; i++) {
+		const struct topo_core *c = &s->topo.cores[i];
+
 		sched_purr_set_shares(&st->sp, c->first_cpu, s->core[c->first_cpu].table);
-		if (!changed)
+		if (!core_changed(st, c))
 			continue;
 		sched_purr_reset_core(&st->sp, c->first_cpu);
 		for (int t = 0; t < c->nthreads; t++) {
@@ -42,7 +65,6 @@ static void map_cores(struct sampler *s, struct sched_state *st)
 			st->core_of[cpu] = c->first_cpu;
 			st->slot_of[cpu] = t;
 			st->have_last[cpu] = false;
-			st->scratch[nsweep++] = cpu;
 		}
 	}
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
@@ -76,8 +98,9 @@ static int sched_source_init(struct sampler *s, void *state)
 	st->last_busy = calloc((size_t)n, sizeof *st->last_busy);
 	st->have_last = calloc((size_t)n, sizeof *st->have_last);
 	st->scratch = calloc((size_t)n, sizeof *st->scratch);
+	st->mapped = calloc((size_t)n, sizeof *st->mapped);
 	if (!st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->have_last ||
-	    !st->scratch)
+	    !st->scratch || !st->mapped)
 		return -ENOMEM;
 	for (int cpu = 0; cpu < n; cpu++)
 		st->core_of[cpu] = st->slot_of[cpu] = -1;
@@ -329,6 +352,7 @@ static void sched_source_free(struct sampler *s, void *state)
 	free(st->last_busy);
 	free(st->have_last);
 	free(st->scratch);
+	free(st->mapped);
 }
 
 const struct sampler_source sched_source = {

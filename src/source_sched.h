@@ -29,6 +29,7 @@ struct sched_state {
 	uint64_t *last_clock, *last_busy;	/* [ncpus] the last reading */
 	bool *have_last;		/* [ncpus] */
 	int *scratch;			/* [ncpus] CPUs to sweep */
+	int *mapped;			/* [ncpus] CPUs mapped to each core, by first CPU */
 	struct sched_table procs, cgroups;
 	char cgroup_mount[PATH_MAX];	/* "" when there is no cgroup2 */
 	uint64_t next_cgroup_check;

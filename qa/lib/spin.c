@@ -1,8 +1,10 @@
 /*
  * CPU load for the software PURR's tests, with the kernel's own account of
- * what it ran: each process prints "PID RUN_MS" at the end, RUN_MS being its
- * CLOCK_PROCESS_CPUTIME_ID (the scheduler's sum_exec_runtime), which the
- * tests compare smt.proc.* with.
+ * what it ran: each process prints "PID RUN_MS START_MS END_MS" at the end,
+ * RUN_MS being its CLOCK_PROCESS_CPUTIME_ID (the scheduler's
+ * sum_exec_runtime), which the tests compare smt.proc.* with, START_MS and
+ * END_MS the CLOCK_MONOTONIC times its load began and ended (for the
+ * overlap of two).
  *
  *   spin CPU SECONDS            one process busy on CPU for SECONDS
  *   spin -p CPU0 CPU1 MS SECONDS
@@ -45,9 +47,12 @@ static void busy_until(double end)
 		;
 }
 
+static double started;
+
 static void report(void)
 {
-	printf("%d %.3f\n", (int)getpid(), now(CLOCK_PROCESS_CPUTIME_ID) * 1000);
+	printf("%d %.3f %.3f %.3f\n", (int)getpid(), now(CLOCK_PROCESS_CPUTIME_ID) * 1000,
+	       started * 1000, now(CLOCK_MONOTONIC) * 1000);
 	fflush(stdout);
 }
 
@@ -70,7 +75,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 3) {
 		pin(atoi(argv[1]));
-		busy_until(now(CLOCK_MONOTONIC) + atof(argv[2]));
+		started = now(CLOCK_MONOTONIC);
+		busy_until(started + atof(argv[2]));
 		report();
 		return 0;
 	}
@@ -87,6 +93,7 @@ int main(int argc, char **argv)
 			close(ab[1]);
 			close(ba[0]);
 			pin(atoi(argv[3]));
+			started = now(CLOCK_MONOTONIC);
 			ping_pong(ab[0], ba[1], ms, end, 0);
 			report();
 			return 0;
@@ -94,6 +101,7 @@ int main(int argc, char **argv)
 		close(ab[0]);
 		close(ba[1]);
 		pin(atoi(argv[2]));
+		started = now(CLOCK_MONOTONIC);
 		ping_pong(ba[0], ab[1], ms, end, 1);
 		waitpid(child, NULL, 0);
 		report();
