@@ -83,6 +83,8 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_CPU, 3, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_CPU, 4, PM_TYPE_STRING, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
 	METRIC(CLUSTER_CPU, 5, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	/* smt.hw.throughput_cpu */
+	METRIC(CLUSTER_CPU, 6, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	/* smt.core.{throughput_cpu,_lower,_upper,capacity,level,threads,model,source,socket} */
 	METRIC(CLUSTER_CORE, 0, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_CORE, 1, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
@@ -406,6 +408,7 @@ static const char *basis_name(enum smt_basis basis)
 	switch (basis) {
 	case BASIS_PURR: return "purr";
 	case BASIS_SCHED: return "sched";
+	case BASIS_HW: return "hw";
 	case BASIS_MODEL: return "model";
 	default: return "none";
 	}
@@ -415,6 +418,12 @@ static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)
 {
 	const struct smt_cpu_values *v = priv;
 
+	if (item == 6) {
+		if (!v->have_hw)
+			return PMDA_FETCH_NOVALUES;
+		atom->d = v->hw_throughput;
+		return PMDA_FETCH_STATIC;
+	}
 	if (v->basis == BASIS_NONE && item != 4)
 		return PMDA_FETCH_NOVALUES;	/* no complete window yet */
 	switch (item) {

@@ -90,6 +90,24 @@ int pmu_discover(struct pmu *p, const char *name, char *why, size_t whysize)
 	return 0;
 }
 
+int pmu_discover_core(struct pmu *p, const char *name, char *why, size_t whysize)
+{
+	long type;
+
+	memset(p, 0, sizeof *p);
+	snprintf(p->name, sizeof p->name, "%s", name);
+	if (!sr_exists(PMU_DIR "/%s", name)) {
+		snprintf(why, whysize, "no %s PMU in " PMU_DIR, name);
+		return -ENOENT;
+	}
+	if (sr_read_long(&type, 0, UINT32_MAX, PMU_DIR "/%s/type", name) < 0) {
+		snprintf(why, whysize, "%s PMU: type is not a number", name);
+		return -EINVAL;
+	}
+	p->type = (uint32_t)type;
+	return read_fields(p, why, whysize);
+}
+
 int pmu_encode(const struct pmu *p, const struct pmu_setting *settings, int n,
 	       uint64_t config[3], char *why, size_t whysize)
 {

@@ -36,6 +36,10 @@ struct pmu {
  * such PMU, or -EINVAL when a file is malformed; why says which, in words. */
 int pmu_discover(struct pmu *p, const char *name, char *why, size_t whysize);
 
+/* The same for a core PMU ("cpu"), which has no cpumask: its events open
+ * on any CPU. */
+int pmu_discover_core(struct pmu *p, const char *name, char *why, size_t whysize);
+
 /* Encodes settings into config[0..2] (attr.config, config1, config2).
  * Returns 0, -ENOENT for a field the PMU lacks, -ERANGE for a value too
  * wide for its field; why says which. */

@@ -232,6 +232,9 @@ static void rebase_core(struct sampler *s, const struct topo_core *c)
 		v->win_purr_ok = v->purr_have[PURR];
 		v->win_sched_clock = v->sched_clock;
 		v->win_sched_ok = v->sched_fresh;
+		v->win_hw_clock = v->hw_clock;
+		v->win_hw_unhalted = v->hw_unhalted;
+		v->win_hw_ok = v->hw_fresh;
 	}
 }
 
@@ -256,6 +259,7 @@ struct thread_window {
 	double mode[PMODE_COUNT];	/* /proc/stat ticks by PURR mode */
 	double purr, idle_purr;		/* timebase ticks; idle_purr < 0 if unknown */
 	double sched;			/* software PURR, ms; < 0 if not measured */
+	double hw;			/* Intel's overlap counters, ms; < 0 if not measured */
 };
 
 /*
@@ -304,6 +308,11 @@ static int core_window(struct sampler *s, const struct topo_core *c, int purr_fi
 			(double)(v->purr[IDLE_PURR] - v->win_purr[IDLE_PURR]) : -1;
 		w[i].sched = v->sched_fresh && v->win_sched_ok ?
 			(double)(v->sched_clock - v->win_sched_clock) / 1e6 : -1;
+		/* The counters' calibrated share of the thread's unhalted time,
+		 * applied to its busy time: the crystal's rate need not be known. */
+		double unhalted = v->hw_unhalted - v->win_hw_unhalted;
+		w[i].hw = !(v->hw_fresh && v->win_hw_ok) ? -1 : unhalted <= 0 ? 0 :
+			  (v->hw_clock - v->win_hw_clock) / unhalted * w[i].busy * s->ms_per_tick;
 	}
 	rebase_core(s, c);
 	return 1;
@@ -334,12 +343,15 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	double mean_window = 0, level = 0;
 	int n = c->nthreads, purr_files = core_purr_files(s, c);
 	int use_purr = purr_files == 2 && s->purr_basis;	/* every thread has both files */
-	int use_sched = !use_purr;
+	int use_sched = !use_purr, use_hw;
 
 	if (!core_window(s, c, purr_files, w))
 		return;
 	for (int i = 0; i < n; i++)
 		use_sched &= w[i].sched >= 0;
+	use_hw = !use_purr && !use_sched;
+	for (int i = 0; i < n; i++)
+		use_hw &= w[i].hw >= 0;
 	for (int i = 0; i < n; i++) {
 		b[i] = w[i].window > 0 ? w[i].busy / w[i].window : 0;
 		mean_window += w[i].window / n;
@@ -366,6 +378,10 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 		model += m;
 		v->busy += w[i].busy * s->ms_per_tick;
 		v->elapsed += ms;
+		if (w[i].hw >= 0) {	/* exported whatever the basis, to compare */
+			v->hw_throughput += w[i].hw;
+			v->have_hw = true;
+		}
 		if (use_purr) {
 			double idle = w[i].idle_purr < w[i].purr ? w[i].idle_purr : w[i].purr;
 			double measured = (w[i].purr - idle) * tb_ms;
@@ -374,12 +390,13 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 			v->upper += measured;
 			v->basis = BASIS_PURR;
 			est += measured;
-		} else if (use_sched) {
-			v->throughput += w[i].sched;
-			v->lower += w[i].sched;
-			v->upper += w[i].sched;
-			v->basis = BASIS_SCHED;
-			est += w[i].sched;
+		} else if (use_sched || use_hw) {
+			double measured = use_sched ? w[i].sched : w[i].hw;
+			v->throughput += measured;
+			v->lower += measured;
+			v->upper += measured;
+			v->basis = use_sched ? BASIS_SCHED : BASIS_HW;
+			est += measured;
 		} else {
 			v->throughput += m;
 			v->lower += e.lo[i] * ms;
@@ -391,13 +408,13 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	if (use_purr) {
 		lo = hi = est;
 		cap = core_ms;	/* PURR shares out the whole core */
-	} else if (use_sched) {
+	} else if (use_sched || use_hw) {
 		lo = hi = est;	/* measured; the capacity is the model's */
 	}
-	if (use_purr || use_sched)
+	if (use_purr || use_sched || use_hw)
 		cv->model_error = (model - est) / core_ms;
-	cv->have_error = use_purr || use_sched;
-	cv->basis = use_purr ? BASIS_PURR : use_sched ? BASIS_SCHED : BASIS_MODEL;
+	cv->have_error = use_purr || use_sched || use_hw;
+	cv->basis = use_purr ? BASIS_PURR : use_sched ? BASIS_SCHED : use_hw ? BASIS_HW : BASIS_MODEL;
 	cv->model_cpu += model;
 	cv->throughput += est;
 	cv->lower += lo;

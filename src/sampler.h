@@ -27,8 +27,9 @@ enum smt_source { SRC_CPUSTAT, SRC_CONFIG, SRC_TOPOLOGY, SRC_COUNT };
 
 
 /* Where a CPU's calibrated value comes from: nothing yet, the model from
- * /proc/stat, PURR, or the software PURR (the sched source). */
-enum smt_basis { BASIS_NONE, BASIS_MODEL, BASIS_PURR, BASIS_SCHED };
+ * /proc/stat, PURR, the software PURR (the sched source), or Intel's
+ * overlap counters (the intel source). */
+enum smt_basis { BASIS_NONE, BASIS_MODEL, BASIS_PURR, BASIS_SCHED, BASIS_HW };
 
 struct smt_cpu_values {
 	double throughput, lower, upper;	/* calibrated busy time, ms, cumulative */
@@ -57,6 +58,16 @@ struct smt_cpu_values {
 	bool sched_fresh;			/* read this pass */
 	uint64_t win_sched_clock;		/* sched_clock where the core's window began */
 	bool win_sched_ok;
+
+	/* Intel's overlap counters, as the intel source measures them: the
+	 * thread's unhalted crystal ticks, and those weighted by the core's
+	 * table for the threads busy with it; cumulative. */
+	double hw_clock, hw_unhalted;
+	bool hw_fresh;				/* read this pass */
+	double win_hw_clock, win_hw_unhalted;	/* where the core's window began */
+	bool win_hw_ok;
+	double hw_throughput;			/* ms: busy x hw_clock / hw_unhalted, by window */
+	bool have_hw;
 };
 
 struct smt_core_values {

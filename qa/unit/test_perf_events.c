@@ -13,6 +13,7 @@
 
 #include "alloc_count.h"
 #include "amd_events.h"
+#include "intel_smt.h"
 #include "pfmlookup.h"
 
 /* One DRAM event of one channel: EventCode, UMask, what it counts. */
@@ -193,6 +194,42 @@ static void l3_events_as_perf_lists_them(void **state)
 	assert_true(event == 0x04 && umask == 0xff);
 }
 
+/* Intel's overlap events against libpfm4's tables (lib/events/
+ * intel_icl_events.h and intel_snb_events.h, CPU_CLK_UNHALTED), and the
+ * models against the kernel's arch/x86/include/asm/intel-family.h:
+ * INTEL_SKYLAKE_X 0x55, INTEL_KABYLAKE 0x9E, INTEL_ICELAKE_X 0x6A,
+ * INTEL_SAPPHIRERAPIDS_X 0x8F; INTEL_ALDERLAKE_N 0xBE has no SMT. */
+static void intel_overlap_events_as_libpfm_lists_them(void **state)
+{
+	static const struct {
+		const char *pmu, *umask;
+		enum intel_smt_kind kind;
+		int one;	/* 1: the ONE_THREAD_ACTIVE code, 0: the REF_* */
+	} cases[] = {
+		{ "icl", "ONE_THREAD_ACTIVE", INTEL_SMT_DISTRIBUTED, 1 },
+		{ "icl", "REF_DISTRIBUTED", INTEL_SMT_DISTRIBUTED, 0 },
+		{ "snb", "ONE_THREAD_ACTIVE", INTEL_SMT_XCLK, 1 },
+		{ "snb", "REF_XCLK", INTEL_SMT_XCLK, 0 },
+	};
+	uint64_t event, umask;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct intel_smt_events *e = intel_smt_events(cases[i].kind);
+
+		assert_int_equal(pfm_lookup(cases[i].pmu, "CPU_CLK_UNHALTED", cases[i].umask, &event,
+					    &umask), 0);
+		assert_int_equal(e->event, event);
+		assert_int_equal(cases[i].one ? e->one_umask : e->ref_umask, umask);
+	}
+	assert_int_equal(intel_smt_kind(6, 0x55), INTEL_SMT_XCLK);
+	assert_int_equal(intel_smt_kind(6, 0x9E), INTEL_SMT_XCLK);
+	assert_int_equal(intel_smt_kind(6, 0x6A), INTEL_SMT_DISTRIBUTED);
+	assert_int_equal(intel_smt_kind(6, 0x8F), INTEL_SMT_DISTRIBUTED);
+	assert_int_equal(intel_smt_kind(6, 0xBE), INTEL_SMT_NONE);
+	assert_int_equal(intel_smt_kind(25, 0x6A), INTEL_SMT_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +238,7 @@ int main(void)
 		cmocka_unit_test(umc_data_bus_as_perf_lists_it),
 		cmocka_unit_test(link_events_as_perf_lists_them),
 		cmocka_unit_test(l3_events_as_perf_lists_them),
+		cmocka_unit_test(intel_overlap_events_as_libpfm_lists_them),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

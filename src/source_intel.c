@@ -1,0 +1,215 @@
+#include "source_intel.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mux.h"
+#include "pmu.h"
+#include "sampler.h"
+#include "source.h"
+
+static const char *const status_names[] = { "intel_smt" };
+
+static void status(struct sampler *s, const char *fmt, const char *why)
+{
+	source_set_status(s, &intel_source, 0, fmt, why);
+}
+
+/* Opens a group on every online CPU that has none, closes those of CPUs
+ * gone offline. */
+static void open_groups(struct sampler *s, struct intel_state *st)
+{
+	for (int cpu = 0; cpu < st->ncpus; cpu++) {
+		bool online = cpu < s->topo.ncpus && s->topo.online[cpu];
+
+		if (online && st->handle[cpu] < 0) {
+			int h = st->backend->ops->open_group(st->backend, cpu, st->ev, 2);
+			if (h < 0) {
+				st->open_error = h;
+				continue;
+			}
+			st->handle[cpu] = h;
+			st->have_last[cpu] = false;
+		} else if (!online && st->handle[cpu] >= 0) {
+			st->backend->ops->close_group(st->backend, st->handle[cpu]);
+			st->handle[cpu] = -1;
+		}
+	}
+}
+
+static int intel_source_init(struct sampler *s, void *state)
+{
+	struct intel_state *st = state;
+	const struct intel_smt_events *e;
+	struct pmu_setting one[2], ref[2];
+	struct pmu pmu;
+	char why[256];
+	int n = s->topo.ncpus;
+
+	for (int i = 0; i < 2; i++)
+		st->ev[i].type = 0;
+	if (strcmp(s->cpuinfo.vendor, "GenuineIntel") != 0) {
+		status(s, "%s", "not an Intel CPU");
+		return 0;
+	}
+	st->kind = intel_smt_kind(s->cpuinfo.family, s->cpuinfo.model);
+	if ((e = intel_smt_events(st->kind)) == NULL) {
+		char what[64];
+		snprintf(what, sizeof what, "family %d model 0x%X", s->cpuinfo.family,
+			 s->cpuinfo.model);
+		status(s, "no SMT overlap events known for this Intel model (%s)", what);
+		return 0;
+	}
+	/* The core PMU's format: event config:0-7, umask config:8-15
+	 * (arch/x86/events/intel/core.c), read rather than assumed. */
+	if (pmu_discover_core(&pmu, "cpu", why, sizeof why) < 0) {
+		status(s, "%s", why);
+		return 0;
+	}
+	one[0] = ref[0] = (struct pmu_setting){ "event", e->event };
+	one[1] = (struct pmu_setting){ "umask", e->one_umask };
+	ref[1] = (struct pmu_setting){ "umask", e->ref_umask };
+	if (pmu_encode(&pmu, one, 2, st->ev[0].config, why, sizeof why) < 0 ||
+	    pmu_encode(&pmu, ref, 2, st->ev[1].config, why, sizeof why) < 0) {
+		status(s, "%s", why);
+		return 0;
+	}
+	st->ev[0].type = st->ev[1].type = pmu.type;
+	if (s->config.replay[0])
+		st->backend = ctr_replay_new(s->config.replay, n > 0 ? n : 1, why, sizeof why);
+	else
+		st->backend = ctr_perf_new(n > 0 ? n : 1);
+	if (st->backend == NULL) {
+		status(s, "replay: %s", why);
+		return 0;
+	}
+	st->ncpus = n;
+	st->handle = malloc((size_t)n * sizeof *st->handle);
+	st->last = calloc((size_t)n, sizeof *st->last);
+	st->have_last = calloc((size_t)n, sizeof *st->have_last);
+	st->fresh = calloc((size_t)n, sizeof *st->fresh);
+	st->one = calloc((size_t)n, sizeof *st->one);
+	st->ref = calloc((size_t)n, sizeof *st->ref);
+	if (!st->handle || !st->last || !st->have_last || !st->fresh || !st->one || !st->ref)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < n; cpu++)
+		st->handle[cpu] = -1;
+	open_groups(s, st);
+	if (st->open_error) {
+		char text[160];
+		snprintf(text, sizeof text, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and %s: %s%s",
+			 e->ref_name, strerror(-st->open_error),
+			 st->open_error == -EACCES || st->open_error == -EPERM ?
+			 " (perf_event_paranoid, or not root)" :
+			 st->open_error == -ENOENT || st->open_error == -EOPNOTSUPP ?
+			 " (the hypervisor hides them?)" : "");
+		status(s, "%s", text);
+	} else {
+		status(s, "%s", "ok");
+	}
+	return 0;
+}
+
+static void intel_source_sync(struct sampler *s, void *state)
+{
+	struct intel_state *st = state;
+
+	if (st->backend)
+		open_groups(s, st);
+}
+
+/* Each thread's deltas this pass, scaled for time off the counters. */
+static void read_cpus(struct intel_state *st)
+{
+	for (int cpu = 0; cpu < st->ncpus; cpu++) {
+		struct ctr_reading now;
+		double est[2], duty;
+
+		st->fresh[cpu] = false;
+		if (st->handle[cpu] < 0 ||
+		    st->backend->ops->read_group(st->backend, st->handle[cpu], &now) < 0)
+			continue;
+		if (st->have_last[cpu]) {
+			enum mux_window m = mux_estimate(&st->last[cpu], &now, 2, est, &duty);
+			if (m == MUX_NOT_RUN)
+				continue;	/* keep the baseline */
+			if (m == MUX_COUNTED) {
+				st->one[cpu] = est[0];
+				st->ref[cpu] = est[1];
+				st->fresh[cpu] = true;
+			}
+		}
+		st->last[cpu] = now;
+		st->have_last[cpu] = true;
+	}
+}
+
+static void intel_source_read(struct sampler *s, void *state, bool cpus_changed)
+{
+	struct intel_state *st = state;
+
+	(void)cpus_changed;
+	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
+		s->cpu[cpu].hw_fresh = false;
+	if (!st->backend)
+		return;
+	st->backend->ops->begin_pass(st->backend);
+	read_cpus(st);
+	for (int i = 0; i < s->topo.ncores; i++) {
+		const struct topo_core *c = &s->topo.cores[i];
+		const struct smt_table *t = s->core[c->first_cpu].table;
+		double one[2] = { 0, 0 }, ref[2] = { 0, 0 };
+		struct intel_smt_window w;
+		int n = c->nthreads, ok = n == 1 || n == 2;
+
+		for (int k = 0; k < n && ok; k++) {
+			ok = st->fresh[c->cpus[k]];
+			if (ok) {
+				one[k] = st->one[c->cpus[k]];
+				ref[k] = st->ref[c->cpus[k]];
+			}
+		}
+		if (!ok)
+			continue;
+		if (n == 1)	/* the sibling is offline, halted: all of it is alone */
+			one[1] = ref[1] = 0;
+		intel_smt_overlap(st->kind, one, ref, &w);
+		for (int k = 0; k < n; k++) {
+			struct smt_cpu_values *v = &s->cpu[c->cpus[k]];
+			double c1 = t ? smt_thread_share(t, 1) : 1;
+			double c2 = n == 2 ? (t ? smt_thread_share(t, 2) : 0.5) : 0;
+
+			v->hw_clock += c1 * w.alone[k] + c2 * (n == 2 ? w.both : 0);
+			v->hw_unhalted += w.alone[k] + (n == 2 ? w.both : 0);
+			v->hw_fresh = true;
+		}
+	}
+}
+
+static void intel_source_free(struct sampler *s, void *state)
+{
+	struct intel_state *st = state;
+
+	(void)s;
+	if (st->backend) {
+		for (int cpu = 0; cpu < st->ncpus; cpu++)
+			if (st->handle[cpu] >= 0)
+				st->backend->ops->close_group(st->backend, st->handle[cpu]);
+		st->backend->ops->destroy(st->backend);
+	}
+	free(st->handle);
+	free(st->last);
+	free(st->have_last);
+	free(st->fresh);
+	free(st->one);
+	free(st->ref);
+}
+
+const struct sampler_source intel_source = {
+	.name = "intel", .status_names = status_names, .nstatus = 1,
+	.state_size = sizeof(struct intel_state),
+	.init = intel_source_init, .sync = intel_source_sync, .read = intel_source_read,
+	.free = intel_source_free,
+};

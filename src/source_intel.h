@@ -1,0 +1,31 @@
+/*
+ * Intel's hardware count of SMT overlap (intel_smt.h) as a source of the
+ * sampler: per CPU, ONE_THREAD_ACTIVE and REF_DISTRIBUTED (or REF_XCLK) on
+ * the core PMU, one group a CPU; per core and pass, each thread's unhalted
+ * ticks alone and together become its calibrated share of its unhalted
+ * time, which the sampler applies to the CPU's busy time (smt.hw.*, and the
+ * measured basis after PURR and the software PURR).
+ */
+#ifndef SMTCPU_SOURCE_INTEL_H
+#define SMTCPU_SOURCE_INTEL_H
+
+#include <stdbool.h>
+
+#include "counters.h"
+#include "intel_smt.h"
+
+struct intel_state {
+	enum intel_smt_kind kind;
+	struct ctr_backend *backend;
+	struct ctr_event ev[2];		/* ONE_THREAD_ACTIVE, REF_* */
+	int ncpus;
+	int *handle;			/* [ncpus] open group, or -1 */
+	struct ctr_reading *last;	/* [ncpus] */
+	bool *have_last, *fresh;	/* [ncpus] */
+	double *one, *ref;		/* [ncpus] this pass's deltas, ticks */
+	int open_error;			/* the last open's -errno, 0 if none */
+};
+
+extern const struct sampler_source intel_source;
+
+#endif
