@@ -18,6 +18,11 @@
  *       ns the program adds to each switch, and the ratio with / without;
  *       then, from one more run, the program's own ns a call as the kernel's
  *       BPF statistics count it.
+ *   bench schedpass NPROC PASSES [CONFIG]
+ *       the sampling pass on this machine (root /, the software PURR on) with
+ *       NPROC extra processes the program has charged, all blocked; prints
+ *       microseconds per pass, the allocations made in the timed passes and
+ *       the processes the pass saw.
  */
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
@@ -43,6 +48,7 @@
 #include "source_amd.h"
 #include "sampler.h"
 #include "sched_purr.h"
+#include "source_sched.h"
 #include "sysroot.h"
 
 #include "alloc_count.h"
@@ -230,6 +236,7 @@ static int fetch(const char *dso, const char *init_name, int domain, int cluster
 }
 
 #define SWITCH_REPS 15	/* runs without and with the program, alternately */
+#define SCHED_WARMUP 3	/* passes before timing, so the process table has grown */
 
 static int pin(int cpu)
 {
@@ -494,6 +501,118 @@ static int switches(int rounds)
 	return sts;
 }
 
+/* n children that each run a moment, so the program charges them, write a
+ * byte on ready and block until hold's write end closes.  Returns how many
+ * were started. */
+static int start_sleepers(pid_t *pid, int n, const int hold[2], const int ready[2])
+{
+	pid_t parent = getpid();
+	char c = 'r';
+
+	for (int i = 0; i < n; i++) {
+		if ((pid[i] = fork()) < 0) {
+			perror("bench: schedpass: fork");
+			return i;
+		}
+		if (pid[i] == 0) {
+			die_with(parent);
+			close(hold[1]);
+			close(ready[0]);
+			if (write(ready[1], &c, 1) != 1 || read(hold[0], &c, 1) < 0)
+				_exit(1);
+			_exit(0);
+		}
+	}
+	return n;
+}
+
+/* Until each of the n children has run. */
+static int wait_ready(int fd, int n)
+{
+	char buf[4096];
+
+	while (n > 0) {
+		ssize_t got = read(fd, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf);
+
+		if (got <= 0) {
+			fprintf(stderr, "bench: schedpass: %d children did not start\n", n);
+			return -1;
+		}
+		n -= (int)got;
+	}
+	return 0;
+}
+
+static int time_passes(struct sampler *s, int passes)
+{
+	const struct sched_state *st = sampler_sched(s);
+	double t[16];
+	int batches = passes < 16 ? passes : 16, per = passes / batches;
+	long before;
+
+	for (int i = 0; i < SCHED_WARMUP; i++)
+		sampler_pass(s);
+	before = allocations;
+	for (int b = 0; b < batches; b++) {
+		double start = now();
+		for (int i = 0; i < per; i++)
+			sampler_pass(s);
+		t[b] = (now() - start) / per;
+	}
+	if (st->task_errors)
+		fprintf(stderr, "bench: schedpass: %llu reads of the program's maps failed\n",
+			(unsigned long long)st->task_errors);
+	printf("pass_us %.1f allocations %ld procs %d cores %d\n", median(t, batches) * 1e6,
+	       allocations - before, st->procs.used, s->topo.ncores);
+	return 0;
+}
+
+/* The sampler on this machine with the software PURR on, its pass timed
+ * with nproc more processes alive, each charged by the program. */
+static int schedpass(int nproc, int passes, const char *config)
+{
+	struct sampler s;
+	const char *why;
+	pid_t *pid;
+	int hold[2], ready[2], started, sts = 1;
+
+	if (nproc < 0 || passes < 1) {
+		fprintf(stderr, "bench: schedpass: NPROC must be at least 0, PASSES at least 1\n");
+		return 2;
+	}
+	smt_log_set_sink(quiet);
+	sr_set_root("/");
+	sampler_init(&s, config, config == NULL);
+	if (strcmp(s.status[SRC_CONFIG], "ok") != 0) {
+		fprintf(stderr, "bench: schedpass: %s\n", s.status[SRC_CONFIG]);
+		sampler_free(&s);
+		return 1;
+	}
+	if ((why = sampler_status(&s, "sched")) == NULL || strcmp(why, "ok") != 0) {
+		fprintf(stderr, "bench: schedpass: the software PURR: %s\n", why ? why : "none");
+		sampler_free(&s);
+		return 1;
+	}
+	if ((pid = calloc((size_t)nproc + 1, sizeof *pid)) == NULL || pipe(hold) < 0 ||
+	    pipe(ready) < 0) {
+		perror("bench: schedpass");
+		free(pid);
+		sampler_free(&s);
+		return 1;
+	}
+	started = start_sleepers(pid, nproc, hold, ready);
+	close(hold[0]);
+	close(ready[1]);
+	if (started == nproc && wait_ready(ready[0], nproc) == 0)
+		sts = time_passes(&s, passes);
+	close(hold[1]);		/* the children read the end of their input */
+	close(ready[0]);
+	stop(pid, started);
+	free(pid);
+	sampler_free(&s);
+	return sts;
+}
+
 int main(int argc, char **argv)
 {
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "sample") == 0)
@@ -502,6 +621,8 @@ int main(int argc, char **argv)
 		return perfread(atoi(argv[2]));
 	if (argc == 3 && strcmp(argv[1], "switch") == 0)
 		return switches(atoi(argv[2]));
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "schedpass") == 0)
+		return schedpass(atoi(argv[2]), atoi(argv[3]), argc == 5 ? argv[4] : NULL);
 	if (argc == 8 && strcmp(argv[1], "fetch") == 0)
 		return fetch(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6],
 			     atoi(argv[7]), NULL);
@@ -510,6 +631,6 @@ int main(int argc, char **argv)
 			     atoi(argv[7]), argv[9]);
 	fprintf(stderr, "Usage: bench sample ROOT N | "
 		"bench fetch DSO INIT DOMAIN CLUSTER ITEM[-ITEM] N [--prime ROOT] | "
-		"bench switch ROUNDS\n");
+		"bench switch ROUNDS | bench schedpass NPROC PASSES [CONFIG]\n");
 	return 2;
 }
