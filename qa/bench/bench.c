@@ -10,20 +10,45 @@
  *       all instances; prints microseconds per fetch and the instance count.
  *       --prime ROOT: first store to smtcpu.control.sample twice, moving the
  *       fixture on, so that smtcpu has values (BENCH_NCPUS CPUs).
+ *   bench switch ROUNDS
+ *       two processes on CPUs 0 and 1 pass a byte back and forth ROUNDS times
+ *       over two pipes, without the software PURR and then with it on those
+ *       two CPUs as one core, alternately; prints the medians of the round
+ *       trip in ns, of the context switches a round trip on CPUs 0 and 1, the
+ *       ns the program adds to each switch, and the ratio with / without;
+ *       then, from one more run, the program's own ns a call as the kernel's
+ *       BPF statistics count it.
+ *   bench schedpass NPROC PASSES [CONFIG]
+ *       the sampling pass on this machine (root /, the software PURR on) with
+ *       NPROC extra processes the program has charged, all blocked; prints
+ *       microseconds per pass, the allocations made in the timed passes and
+ *       the processes the pass saw.
  */
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
+#include <bpf/bpf.h>
+#include <errno.h>
 #include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "counters.h"
 #include "log.h"
 #include "source_amd.h"
 #include "sampler.h"
+#include "sched_purr.h"
+#include "source_sched.h"
 #include "sysroot.h"
 
 #include "alloc_count.h"
@@ -210,12 +235,394 @@ static int fetch(const char *dso, const char *init_name, int domain, int cluster
 	return 0;
 }
 
+#define SWITCH_REPS 15	/* runs without and with the program, alternately */
+#define SCHED_WARMUP 3	/* passes before timing, so the process table has grown */
+
+static int pin(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof one, &one);
+}
+
+/* In a child: it dies with its parent, so a run that fails leaves no
+ * process behind. */
+static void die_with(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+}
+
+/* Stops each child by its PID and reaps it. */
+static void stop(const pid_t *pid, int n)
+{
+	for (int i = 0; i < n; i++)
+		kill(pid[i], SIGKILL);
+	for (int i = 0; i < n; i++)
+		while (waitpid(pid[i], NULL, 0) < 0 && errno == EINTR)
+			;
+}
+
+/* The far end of the ping-pong, on CPU 1: sends each byte back until the
+ * parent's end of to[] closes.  Forked before the program is loaded, so it
+ * holds none of the program's descriptors (which would keep it attached). */
+static pid_t start_echo(int to[2], int from[2])
+{
+	pid_t parent = getpid(), pid = fork();
+	char c;
+
+	if (pid != 0)
+		return pid;
+	die_with(parent);
+	close(to[1]);
+	close(from[0]);
+	if (pin(1) == 0)
+		while (read(to[0], &c, 1) == 1 && write(from[1], &c, 1) == 1)
+			;
+	_exit(0);
+}
+
+/* Context switches on cpu, whichever task switches (needs root). */
+static int open_switches(int cpu)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .size = sizeof a,
+				     .config = PERF_COUNT_SW_CONTEXT_SWITCHES, .disabled = 1 };
+
+	return (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+struct pingpong {
+	int to, from;		/* the parent's ends of the two pipes */
+	int ctr[2];		/* context switches on CPUs 0 and 1 */
+};
+
+/* rounds round trips: ns and context switches per round trip. */
+static int pingpong(const struct pingpong *p, int rounds, double *ns, double *switches)
+{
+	uint64_t n[2];
+	char c = 'x';
+	double start;
+
+	for (int i = 0; i < 2; i++) {
+		ioctl(p->ctr[i], PERF_EVENT_IOC_RESET, 0);
+		ioctl(p->ctr[i], PERF_EVENT_IOC_ENABLE, 0);
+	}
+	errno = 0;
+	start = now();
+	for (int r = 0; r < rounds; r++)
+		if (write(p->to, &c, 1) != 1 || read(p->from, &c, 1) != 1) {
+			fprintf(stderr, "bench: ping-pong: %s\n",
+				errno ? strerror(errno) : "the echo process is gone");
+			return -1;
+		}
+	*ns = (now() - start) * 1e9 / rounds;
+	for (int i = 0; i < 2; i++) {
+		ioctl(p->ctr[i], PERF_EVENT_IOC_DISABLE, 0);
+		if (read(p->ctr[i], &n[i], sizeof n[i]) != sizeof n[i]) {
+			perror("bench: reading context switches");
+			return -1;
+		}
+	}
+	*switches = (double)(n[0] + n[1]) / rounds;
+	return 0;
+}
+
+static const struct smt_table *builtin_table(const char *name)
+{
+	int n;
+	const struct smt_table *t = smt_builtin_tables(&n);
+
+	for (int i = 0; i < n; i++)
+		if (strcmp(t[i].name, name) == 0)
+			return &t[i];
+	return NULL;
+}
+
+/* CPUs 0 and 1 as the two threads of one x86 SMT2 core, named 0. */
+static int map_core(struct sched_purr *sp)
+{
+	int sts = sched_purr_map_cpu(sp, 0, 0, 0);
+
+	if (sts == 0)
+		sts = sched_purr_map_cpu(sp, 1, 0, 1);
+	if (sts == 0)
+		sts = sched_purr_set_shares(sp, 0, builtin_table("x86-smt2"));
+	if (sts == 0)
+		sts = sched_purr_reset_core(sp, 0);
+	return sts;
+}
+
+/* The software PURR loaded and attached, counting CPUs 0 and 1. */
+static int purr_on(struct sched_purr *sp)
+{
+	char why[256];
+	int sts = sched_purr_open(sp, (int)sysconf(_SC_NPROCESSORS_CONF), why, sizeof why);
+
+	if (sts == 0 && (sts = map_core(sp)) < 0)
+		snprintf(why, sizeof why, "CPUs 0 and 1 as one core: %s", strerror(-sts));
+	if (sts < 0) {
+		fprintf(stderr, "bench: software PURR: %s\n", why);
+		sched_purr_close(sp);
+	}
+	return sts;
+}
+
+/* The sched_switch program that uses sp's cores map, that is sp's own:
+ * an fd, or -1. */
+static int switch_prog(const struct sched_purr *sp)
+{
+	struct bpf_map_info map = { 0 };
+	__u32 len = sizeof map, id = 0;
+
+	if (bpf_obj_get_info_by_fd(sp->cores_fd, &map, &len) < 0)
+		return -1;
+	while (bpf_prog_get_next_id(id, &id) == 0) {
+		__u32 maps[16];
+		struct bpf_prog_info info = { .nr_map_ids = 16, .map_ids = (__u64)(uintptr_t)maps };
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		len = sizeof info;
+		if (fd < 0)
+			continue;
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
+		    strcmp(info.name, "sched_switch") == 0)
+			for (__u32 i = 0; i < info.nr_map_ids && i < 16; i++)
+				if (maps[i] == map.id)
+					return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/* The kernel's statistics of a program: ns run and calls, so far. */
+static int prog_stats(int fd, uint64_t *ns, uint64_t *calls)
+{
+	struct bpf_prog_info info = { 0 };
+	__u32 len = sizeof info;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) < 0)
+		return -1;
+	*ns = info.run_time_ns;
+	*calls = info.run_cnt;
+	return 0;
+}
+
+/* The program's own time a call, from the kernel's statistics over one
+ * more run, apart from the timed ones: keeping them costs a clock read
+ * either side of each call.  Steadier than the difference of round trips
+ * on a shared machine, but without the call's way in and out. */
+static int prog_cost(const struct pingpong *p, int rounds, double *ns)
+{
+	struct sched_purr sp;
+	uint64_t ns0, n0, ns1, n1;
+	double rtt, sw;
+	int stats = bpf_enable_stats(BPF_STATS_RUN_TIME), fd = -1, sts = -1;
+
+	if (stats < 0) {
+		fprintf(stderr, "bench: BPF statistics: %s\n", strerror(errno));
+		return -1;
+	}
+	if (purr_on(&sp) == 0) {
+		if ((fd = switch_prog(&sp)) < 0)
+			fprintf(stderr, "bench: the sched_switch program is not to be found\n");
+		else if (prog_stats(fd, &ns0, &n0) == 0 && pingpong(p, rounds, &rtt, &sw) == 0 &&
+			 prog_stats(fd, &ns1, &n1) == 0 && n1 > n0) {
+			*ns = (double)(ns1 - ns0) / (double)(n1 - n0);
+			sts = 0;
+		}
+		if (fd >= 0)
+			close(fd);
+		sched_purr_close(&sp);
+	}
+	close(stats);
+	return sts;
+}
+
+/* Without and with the program in turn, so that drift on a shared machine
+ * falls on both alike; medians of each. */
+static int compare_switches(const struct pingpong *p, int rounds)
+{
+	double off[SWITCH_REPS], on[SWITCH_REPS], sw[2 * SWITCH_REPS], t_off, t_on, per, prog;
+
+	for (int i = 0; i < SWITCH_REPS; i++) {
+		struct sched_purr sp;
+		int sts;
+
+		if (pingpong(p, rounds, &off[i], &sw[2 * i]) < 0 || purr_on(&sp) < 0)
+			return 1;
+		sts = pingpong(p, rounds, &on[i], &sw[2 * i + 1]);
+		sched_purr_close(&sp);
+		if (sts < 0)
+			return 1;
+	}
+	if (prog_cost(p, rounds, &prog) < 0)
+		return 1;
+	t_off = median(off, SWITCH_REPS);
+	t_on = median(on, SWITCH_REPS);
+	per = median(sw, 2 * SWITCH_REPS);
+	printf("rtt_ns %.0f rtt_sched_ns %.0f switches %.2f added_ns %.1f ratio %.3f prog_ns %.1f\n",
+	       t_off, t_on, per, (t_on - t_off) / per, t_on / t_off, prog);
+	return 0;
+}
+
+static int switches(int rounds)
+{
+	struct pingpong p = { .ctr = { -1, -1 } };
+	int to[2], from[2], sts = 1;
+	pid_t echo;
+
+	if (rounds < 1) {
+		fprintf(stderr, "bench: switch: ROUNDS must be at least 1\n");
+		return 2;
+	}
+	smt_log_set_sink(quiet);
+	signal(SIGPIPE, SIG_IGN);	/* a lost echo is an error, not a signal */
+	if (pipe(to) < 0 || pipe(from) < 0 || (echo = start_echo(to, from)) < 0) {
+		perror("bench: switch");
+		return 1;
+	}
+	close(to[0]);
+	close(from[1]);
+	p.to = to[1];
+	p.from = from[0];
+	if (pin(0) < 0 || (p.ctr[0] = open_switches(0)) < 0 || (p.ctr[1] = open_switches(1)) < 0)
+		perror("bench: switch: CPUs 0 and 1");
+	else
+		sts = compare_switches(&p, rounds);
+	close(p.to);		/* the echo reads the end of its input */
+	close(p.from);
+	stop(&echo, 1);
+	for (int i = 0; i < 2; i++)
+		if (p.ctr[i] >= 0)
+			close(p.ctr[i]);
+	return sts;
+}
+
+/* n children that each run a moment, so the program charges them, write a
+ * byte on ready and block until hold's write end closes.  Returns how many
+ * were started. */
+static int start_sleepers(pid_t *pid, int n, const int hold[2], const int ready[2])
+{
+	pid_t parent = getpid();
+	char c = 'r';
+
+	for (int i = 0; i < n; i++) {
+		if ((pid[i] = fork()) < 0) {
+			perror("bench: schedpass: fork");
+			return i;
+		}
+		if (pid[i] == 0) {
+			die_with(parent);
+			close(hold[1]);
+			close(ready[0]);
+			if (write(ready[1], &c, 1) != 1 || read(hold[0], &c, 1) < 0)
+				_exit(1);
+			_exit(0);
+		}
+	}
+	return n;
+}
+
+/* Until each of the n children has run. */
+static int wait_ready(int fd, int n)
+{
+	char buf[4096];
+
+	while (n > 0) {
+		ssize_t got = read(fd, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf);
+
+		if (got <= 0) {
+			fprintf(stderr, "bench: schedpass: %d children did not start\n", n);
+			return -1;
+		}
+		n -= (int)got;
+	}
+	return 0;
+}
+
+static int time_passes(struct sampler *s, int passes)
+{
+	const struct sched_state *st = sampler_sched(s);
+	double t[16];
+	int batches = passes < 16 ? passes : 16, per = passes / batches;
+	long before;
+
+	for (int i = 0; i < SCHED_WARMUP; i++)
+		sampler_pass(s);
+	before = allocations;
+	for (int b = 0; b < batches; b++) {
+		double start = now();
+		for (int i = 0; i < per; i++)
+			sampler_pass(s);
+		t[b] = (now() - start) / per;
+	}
+	if (st->task_errors)
+		fprintf(stderr, "bench: schedpass: %llu reads of the program's maps failed\n",
+			(unsigned long long)st->task_errors);
+	printf("pass_us %.1f allocations %ld procs %d cores %d\n", median(t, batches) * 1e6,
+	       allocations - before, st->procs.used, s->topo.ncores);
+	return 0;
+}
+
+/* The sampler on this machine with the software PURR on, its pass timed
+ * with nproc more processes alive, each charged by the program. */
+static int schedpass(int nproc, int passes, const char *config)
+{
+	struct sampler s;
+	const char *why;
+	pid_t *pid;
+	int hold[2], ready[2], started, sts = 1;
+
+	if (nproc < 0 || passes < 1) {
+		fprintf(stderr, "bench: schedpass: NPROC must be at least 0, PASSES at least 1\n");
+		return 2;
+	}
+	smt_log_set_sink(quiet);
+	sr_set_root("/");
+	sampler_init(&s, config, config == NULL);
+	if (strcmp(s.status[SRC_CONFIG], "ok") != 0) {
+		fprintf(stderr, "bench: schedpass: %s\n", s.status[SRC_CONFIG]);
+		sampler_free(&s);
+		return 1;
+	}
+	if ((why = sampler_status(&s, "sched")) == NULL || strcmp(why, "ok") != 0) {
+		fprintf(stderr, "bench: schedpass: the software PURR: %s\n", why ? why : "none");
+		sampler_free(&s);
+		return 1;
+	}
+	if ((pid = calloc((size_t)nproc + 1, sizeof *pid)) == NULL || pipe(hold) < 0 ||
+	    pipe(ready) < 0) {
+		perror("bench: schedpass");
+		free(pid);
+		sampler_free(&s);
+		return 1;
+	}
+	started = start_sleepers(pid, nproc, hold, ready);
+	close(hold[0]);
+	close(ready[1]);
+	if (started == nproc && wait_ready(ready[0], nproc) == 0)
+		sts = time_passes(&s, passes);
+	close(hold[1]);		/* the children read the end of their input */
+	close(ready[0]);
+	stop(pid, started);
+	free(pid);
+	sampler_free(&s);
+	return sts;
+}
+
 int main(int argc, char **argv)
 {
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "sample") == 0)
 		return sample(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
 	if (argc == 3 && strcmp(argv[1], "perfread") == 0)
 		return perfread(atoi(argv[2]));
+	if (argc == 3 && strcmp(argv[1], "switch") == 0)
+		return switches(atoi(argv[2]));
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "schedpass") == 0)
+		return schedpass(atoi(argv[2]), atoi(argv[3]), argc == 5 ? argv[4] : NULL);
 	if (argc == 8 && strcmp(argv[1], "fetch") == 0)
 		return fetch(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6],
 			     atoi(argv[7]), NULL);
@@ -223,6 +630,7 @@ int main(int argc, char **argv)
 		return fetch(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6],
 			     atoi(argv[7]), argv[9]);
 	fprintf(stderr, "Usage: bench sample ROOT N | "
-		"bench fetch DSO INIT DOMAIN CLUSTER ITEM[-ITEM] N [--prime ROOT]\n");
+		"bench fetch DSO INIT DOMAIN CLUSTER ITEM[-ITEM] N [--prime ROOT] | "
+		"bench switch ROUNDS | bench schedpass NPROC PASSES [CONFIG]\n");
 	return 2;
 }
