@@ -67,30 +67,8 @@ static int read_cpumask(struct pmu *p, char *why, size_t whysize)
 	return 0;
 }
 
-int pmu_discover(struct pmu *p, const char *name, char *why, size_t whysize)
-{
-	long type, ms;
-	int sts;
-
-	memset(p, 0, sizeof *p);
-	snprintf(p->name, sizeof p->name, "%s", name);
-	if (!sr_exists(PMU_DIR "/%s", name)) {
-		snprintf(why, whysize, "no %s PMU in " PMU_DIR, name);
-		return -ENOENT;
-	}
-	if ((sts = sr_read_long(&type, 0, UINT32_MAX, PMU_DIR "/%s/type", name)) < 0) {
-		snprintf(why, whysize, "%s PMU: type is not a number", name);
-		return -EINVAL;
-	}
-	p->type = (uint32_t)type;
-	if ((sts = read_cpumask(p, why, whysize)) < 0 || (sts = read_fields(p, why, whysize)) < 0)
-		return sts;
-	if (sr_read_long(&ms, 0, INT_MAX, PMU_DIR "/%s/perf_event_mux_interval_ms", name) == 0 && ms > 0)
-		p->mux_interval_ms = (unsigned)ms;
-	return 0;
-}
-
-int pmu_discover_core(struct pmu *p, const char *name, char *why, size_t whysize)
+/* What every PMU has: its directory, its type and its format/ fields. */
+static int discover_common(struct pmu *p, const char *name, char *why, size_t whysize)
 {
 	long type;
 
@@ -106,6 +84,24 @@ int pmu_discover_core(struct pmu *p, const char *name, char *why, size_t whysize
 	}
 	p->type = (uint32_t)type;
 	return read_fields(p, why, whysize);
+}
+
+int pmu_discover(struct pmu *p, const char *name, char *why, size_t whysize)
+{
+	long ms;
+	int sts;
+
+	if ((sts = discover_common(p, name, why, whysize)) < 0 ||
+	    (sts = read_cpumask(p, why, whysize)) < 0)
+		return sts;
+	if (sr_read_long(&ms, 0, INT_MAX, PMU_DIR "/%s/perf_event_mux_interval_ms", name) == 0 && ms > 0)
+		p->mux_interval_ms = (unsigned)ms;
+	return 0;
+}
+
+int pmu_discover_core(struct pmu *p, const char *name, char *why, size_t whysize)
+{
+	return discover_common(p, name, why, whysize);
 }
 
 int pmu_encode(const struct pmu *p, const struct pmu_setting *settings, int n,

@@ -176,13 +176,13 @@ static void intel_source_read(struct sampler *s, void *state, bool cpus_changed)
 		if (n == 1)	/* the sibling is offline, halted: all of it is alone */
 			one[1] = ref[1] = 0;
 		intel_smt_overlap(st->kind, one, ref, &w);
+		double both = n == 2 ? w.both : 0;
+		double c1 = t ? smt_thread_share(t, 1) : 1, c2 = t ? smt_thread_share(t, 2) : 0.5;
 		for (int k = 0; k < n; k++) {
 			struct smt_cpu_values *v = &s->cpu[c->cpus[k]];
-			double c1 = t ? smt_thread_share(t, 1) : 1;
-			double c2 = n == 2 ? (t ? smt_thread_share(t, 2) : 0.5) : 0;
 
-			v->hw_clock += c1 * w.alone[k] + c2 * (n == 2 ? w.both : 0);
-			v->hw_unhalted += w.alone[k] + (n == 2 ? w.both : 0);
+			v->hw_clock += c1 * w.alone[k] + c2 * both;
+			v->hw_unhalted += w.alone[k] + both;
 			v->hw_fresh = true;
 		}
 	}
