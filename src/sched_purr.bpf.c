@@ -87,11 +87,9 @@ static __always_inline __u64 scale(__u64 dt, __u32 share)
 						SP_SHARE_SHIFT);
 }
 
-static __always_inline void charge_task(struct task_struct *prev, __u32 tgid, __u64 clock,
-					__u64 busy)
+static __always_inline void charge_task(struct task_struct *leader, __u32 tgid, __u64 start,
+					__u64 clock, __u64 busy)
 {
-	struct task_struct *leader = prev->group_leader;
-	__u64 start = leader->start_time;
 	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
 
 	if (t && t->start == start) {
@@ -120,6 +118,21 @@ static __always_inline void charge_cgroup(__u64 id, __u64 clock, __u64 busy)
 	__sync_fetch_and_add(&g->busy, busy);
 }
 
+/* A CPU's pending charge into the maps.  Its process was charged (so made
+ * an entry) when it began pending: one no longer there, or a new process
+ * under its PID, was evicted or retired, and is not made again. */
+static __always_inline void flush(const struct sp_pending *p)
+{
+	__u32 tgid = p->tgid;
+	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
+
+	if (t && t->start == p->start) {
+		__sync_fetch_and_add(&t->clock, p->clock);
+		__sync_fetch_and_add(&t->busy, p->busy);
+	}
+	charge_cgroup(p->cgroup, p->clock, p->busy);
+}
+
 /*
  * What ran is taken from prev itself, not from what this CPU's slot noted
  * at the last switch: a switch the program did not see (or one before it
@@ -129,13 +142,17 @@ static __always_inline void charge_cgroup(__u64 id, __u64 clock, __u64 busy)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 cpu = bpf_get_smp_processor_id(), core, slot, counted;
+	__u32 cpu = bpf_get_smp_processor_id(), core, slot, counted, tgid = 0;
 	__u32 ran = prev->pid != 0, running = next->pid != 0;
-	__u64 now, clock = 0, busy = 0, next_cgroup = 0;
+	__u64 now, clock = 0, busy = 0, next_cgroup = 0, start = 0, cgroup = 0;
+	struct sp_pending out = {};
+	struct task_struct *leader = 0;
+	struct sp_pending *p;
 	struct sp_shares *sh;
 	struct sp_core *c;
 	struct sp_cpu *where;
 	struct sp_thread *t;
+	_Bool direct = 0;
 
 	where = bpf_map_lookup_elem(&cpus, &cpu);
 	if (!where)
@@ -153,12 +170,24 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	 * is spilled across the helper calls below. */
 	t = &c->t[slot];
 	barrier_var(t);
+	p = &t->pending;
 	if (running)
 		next_cgroup = next->cgroups->dfl_cgrp->kn->id;
+	if (ran) {
+		tgid = prev->tgid;
+		leader = prev->group_leader;
+		start = leader->start_time;
+		/* the cgroup noted when its spell began (a task moved meanwhile
+		 * is charged where it ran); current is still prev, should this
+		 * CPU's slot not know prev */
+		cgroup = t->tgid == tgid ? t->cgroup : bpf_get_current_cgroup_id();
+	}
 	now = bpf_ktime_get_ns();
 
 	bpf_spin_lock(&c->lock);
-	__u32 k = c->nbusy;
+	/* 64 bits: a spilled 32-bit value loses its bound on kernels before
+	 * 6.3 or so, and k indexes share[] */
+	__u64 k = c->nbusy;
 	if (k > SP_MAX_THREADS)
 		k = SP_MAX_THREADS;
 	if (c->last && now > c->last)
@@ -170,19 +199,41 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 		busy = now - t->t0;
 		t->clock += clock;
 		t->busy += busy;
+		if (p->tgid == tgid && p->start == start && p->cgroup == cgroup) {
+			/* the same process again: add up here */
+			p->clock += clock;
+			p->busy += busy;
+			if (p->busy >= SP_FLUSH_NS || (!running && now - p->since >= SP_FLUSH_NS)) {
+				out = *p;
+				p->clock = p->busy = 0;
+				p->since = now;
+			}
+		} else {
+			/* another: what the last one holds goes to the maps, and
+			 * this spell straight there (making its entries) */
+			if (p->busy)
+				out = *p;
+			p->tgid = tgid;
+			p->start = start;
+			p->cgroup = cgroup;
+			p->clock = p->busy = 0;
+			p->since = now;
+			direct = 1;
+		}
 	}
 	t->running = running;
 	t->acc0 = c->acc;
 	t->t0 = now;
 	t->tgid = running ? next->tgid : 0;
 	t->cgroup = next_cgroup;
-	c->nbusy = k - (counted && k) + running;
+	c->nbusy = (__u32)(k - (counted && k) + running);
 	bpf_spin_unlock(&c->lock);
 
-	if (busy) {
-		/* current is still prev here: its cgroup is prev's. */
-		charge_task(prev, prev->tgid, clock, busy);
-		charge_cgroup(bpf_get_current_cgroup_id(), clock, busy);
+	if (out.busy)
+		flush(&out);
+	if (direct) {
+		charge_task(leader, tgid, start, clock, busy);
+		charge_cgroup(cgroup, clock, busy);
 	}
 	return 0;
 }

@@ -19,6 +19,9 @@
 #define SP_SHARE_SHIFT 16	/* c(k) is passed as c(k) x 2^16 */
 #define SP_NO_CORE 0xffffffffu
 #define SP_COMM_LEN 16		/* TASK_COMM_LEN */
+/* A CPU's pending charge goes to the maps once it holds this much busy
+ * time, or is this old when its CPU goes idle. */
+#define SP_FLUSH_NS 10000000ull
 
 /* Where a CPU's switches are counted: cpus[cpu]. */
 struct sp_cpu {
@@ -31,6 +34,23 @@ struct sp_shares {
 	__u32 share[SP_MAX_THREADS + 1];
 };
 
+/*
+ * What a CPU has run of one process since it last charged that process in
+ * the maps: the spells of the process that runs again and again on the CPU
+ * (the common case: a task, idle, the same task) add up here, under the
+ * core's lock already held, rather than in two hash maps at every switch.
+ * Readers add it to the process's and cgroup's map figures.
+ */
+struct sp_pending {
+	__u64 clock;		/* calibrated ns not yet in tasks[] and cgroups[] */
+	__u64 busy;		/* raw ns likewise */
+	__u64 start;		/* the process's leader's start_time */
+	__u64 cgroup;		/* the cgroup v2 id it ran in */
+	__u64 since;		/* when this CPU began adding up for it */
+	__u32 tgid;		/* 0: nothing pending */
+	__u32 pad;
+};
+
 struct sp_thread {
 	__u64 clock;		/* calibrated busy ns, cumulative */
 	__u64 busy;		/* raw busy ns (running anything but idle), cumulative */
@@ -39,6 +59,7 @@ struct sp_thread {
 	__u64 cgroup;		/* cgroup v2 id of the task running now */
 	__u32 tgid;		/* process running now, 0 when idle */
 	__u32 running;		/* 1 while a task other than idle runs */
+	struct sp_pending pending;
 };
 
 /* cores[core], read and written whole under its lock (BPF_F_LOCK). */

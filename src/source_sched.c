@@ -237,6 +237,28 @@ static void add_spell(struct sched_state *st, const struct sp_thread *t, uint64_
 	}
 }
 
+/* A CPU's pending charge (sp_pending) counts for its process and cgroup
+ * as if in the maps.  Only for an entry the maps had this pass, for the
+ * same process: the program made it when the charge began pending, so one
+ * missing was retired (or evicted) and stays so. */
+static void add_pending(struct sched_state *st, const struct sp_pending *p)
+{
+	int slot;
+
+	if (p->tgid == 0 || p->busy == 0)
+		return;
+	slot = sched_table_find(&st->procs, p->tgid);
+	if (slot >= 0 && st->procs.e[slot].seen && st->procs.e[slot].start == p->start) {
+		st->procs.e[slot].read_clock += p->clock;
+		st->procs.e[slot].read_busy += p->busy;
+	}
+	slot = sched_table_find(&st->cgroups, p->cgroup);
+	if (slot >= 0 && st->cgroups.e[slot].seen) {
+		st->cgroups.e[slot].read_clock += p->clock;
+		st->cgroups.e[slot].read_busy += p->busy;
+	}
+}
+
 static void begin_pass(struct sched_table *t)
 {
 	for (int i = 0; i < t->cap; i++) {
@@ -291,6 +313,7 @@ static void read_cpus(struct sampler *s, struct sched_state *st)
 				continue;
 			sched_purr_thread_now(&st->sp, c->first_cpu, t, &clock, &busy, &sc, &sb);
 			add_spell(st, &st->sp.core[c->first_cpu].t[t], sc, sb);
+			add_pending(st, &st->sp.core[c->first_cpu].t[t].pending);
 			if (st->have_last[cpu] && clock >= st->last_clock[cpu] &&
 			    busy >= st->last_busy[cpu]) {
 				v->sched_clock += clock - st->last_clock[cpu];
