@@ -214,6 +214,7 @@ static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
 static unsigned amd_seen;	/* amd()->generation, likewise */
 static int dso_mode;
 static double last_pass;	/* monotonic seconds of the last pass */
+static bool period_changed;	/* a store to smtcpu.control.period: reschedule */
 static char config_path[MAXPATHLEN];
 static char model_text[2][SMT_MAX_THREADS * 12];	/* scratch for smt.model strings */
 
@@ -771,6 +772,7 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 			if (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS)
 				return PM_ERR_BADSTORE;
 			sampler.config.period_ms = av.ul;
+			period_changed = true;
 		} else {
 			sample_now();
 		}
@@ -910,6 +912,10 @@ static void daemon_loop(pmdaInterface *dp)
 		}
 		if (sts > 0 && FD_ISSET(fd, &ready) && __pmdaMainPDU(dp) < 0)
 			break;		/* pmcd closed the pipe */
+		if (period_changed) {	/* the new period counts from the last pass */
+			period_changed = false;
+			next = last_pass + sampler.config.period_ms / 1000.0;
+		}
 		if (monotonic() >= next) {
 			sample_now();
 			next += sampler.config.period_ms / 1000.0;
