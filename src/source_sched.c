@@ -135,7 +135,11 @@ static void name_process(struct sched_entry *e, uint32_t pid, const char *comm)
 {
 	char cmd[SCHED_NAME_MAX];
 	ssize_t len = sr_read_small(cmd, sizeof cmd, "/proc/%u/cmdline", pid);
-	size_t word = len > 0 ? strnlen(cmd, (size_t)len) : 0;
+	size_t word;
+
+	if (len == -EFBIG)	/* a longer command line: its first word is here */
+		len = (ssize_t)strlen(cmd);
+	word = len > 0 ? strnlen(cmd, (size_t)len) : 0;
 
 	cmd[word < sizeof cmd ? word : sizeof cmd - 1] = '\0';
 	cmd[strcspn(cmd, " ")] = '\0';
