@@ -2,8 +2,10 @@
 /*
  * The software PURR: on every context switch, the switching CPU's core
  * brings its calibrated clock up to date, the CPU's thread closes its spell
- * (crediting the thread, the process and the cgroup that ran), and opens the
- * next one.  The loader (sched_purr.c) fills cpus[] and shares[].
+ * (crediting the thread, and the process and cgroup that ran: at once, or
+ * through the CPU's pending charge when the same process runs there again),
+ * and opens the next one.  The loader (sched_purr.c) fills cpus[] and
+ * shares[].
  *
  * Only the few task_struct fields used are declared; CO-RE relocates them
  * against the running kernel's BTF.
