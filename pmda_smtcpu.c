@@ -123,6 +123,8 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_AGENT, 4, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_AGENT, 5, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
 	METRIC(CLUSTER_AGENT, 6, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
+	/* smtcpu.sched.missed */
+	METRIC(CLUSTER_AGENT, 7, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
 	/* kernel.percpu.cpu.{purr,spurr,idle_purr,idle_spurr}, purr.percpu.{user,sys,wait,idle} */
 	METRIC(CLUSTER_PURR_CPU, 0, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
 	METRIC(CLUSTER_PURR_CPU, 1, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
@@ -537,6 +539,11 @@ static int fetch_agent(unsigned int item, void *priv, pmAtomValue *atom)
 	case 4: atom->d = sampler.pass_time * 1000; break;
 	case 5: atom->cp = (char *)sr_root(); break;
 	case 6: atom->cp = config_path; break;
+	case 7:
+		if (!sched()->on)
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = sched()->missed;
+		break;
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;

@@ -4,8 +4,9 @@
  * brings its calibrated clock up to date, the CPU's thread closes its spell
  * (crediting the thread, and the process and cgroup that ran: at once, or
  * through the CPU's pending charge when the same process runs there again),
- * and opens the next one.  The loader (sched_purr.c) fills cpus[] and
- * shares[].
+ * and opens the next one.  The idle loop's start (cpu_idle) does the first
+ * two for a switch to idle the kernel left untraced.  The loader
+ * (sched_purr.c) fills cpus[] and shares[].
  *
  * Only the few task_struct fields used are declared; CO-RE relocates them
  * against the running kernel's BTF.
@@ -89,8 +90,9 @@ static __always_inline __u64 scale(__u64 dt, __u32 share)
 						SP_SHARE_SHIFT);
 }
 
-static __always_inline void charge_task(struct task_struct *leader, __u32 tgid, __u64 start,
-					__u64 clock, __u64 busy)
+/* comm: the leader's name for a new entry, 0 where the task is not at hand */
+static __always_inline void charge_task(const char *comm, __u32 tgid, __u64 start, __u64 clock,
+					__u64 busy)
 {
 	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
 
@@ -101,7 +103,8 @@ static __always_inline void charge_task(struct task_struct *leader, __u32 tgid, 
 	}
 	/* New, or a new process under a PID reused: start it afresh. */
 	struct sp_task fresh = { .clock = clock, .busy = busy, .start = start };
-	bpf_probe_read_kernel_str(fresh.comm, sizeof fresh.comm, leader->comm);
+	if (comm)
+		bpf_probe_read_kernel_str(fresh.comm, sizeof fresh.comm, comm);
 	bpf_map_update_elem(&tasks, &tgid, &fresh, BPF_ANY);
 }
 
@@ -135,108 +138,205 @@ static __always_inline void flush(const struct sp_pending *p)
 	charge_cgroup(p->cgroup, p->clock, p->busy);
 }
 
-/*
- * What ran is taken from prev itself, not from what this CPU's slot noted
- * at the last switch: a switch the program did not see (or one before it
- * was loaded) then costs one spell's split between threads, never a
- * process's charge.
- */
-SEC("tp_btf/sched_switch")
-int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
-{
-	__u32 cpu = bpf_get_smp_processor_id(), core, slot, counted, tgid = 0;
-	__u32 ran = prev->pid != 0, running = next->pid != 0;
-	__u64 now, clock = 0, busy = 0, next_cgroup = 0, start = 0, cgroup = 0;
-	struct sp_pending out = {};
-	struct task_struct *leader = 0;
-	struct sp_pending *p;
-	struct sp_shares *sh;
-	struct sp_core *c;
-	struct sp_cpu *where;
-	struct sp_thread *t;
-	_Bool direct = 0;
+/* A spell a CPU closes: whose it was, what it earned, and where that goes. */
+struct spell {
+	__u64 start;		/* its process's leader's start_time */
+	__u64 cgroup;
+	__u64 clock, busy;
+	struct sp_pending out;	/* a pending charge to flush into the maps */
+	__u32 tgid;
+	_Bool direct;		/* charge the spell straight to the maps */
+};
 
-	where = bpf_map_lookup_elem(&cpus, &cpu);
+/* Under the core's lock: acc brought up to now; returns the busy threads
+ * it grew for.  64 bits: a spilled 32-bit value loses its bound on kernels
+ * before 6.3 or so, and k indexes share[]. */
+static __always_inline __u64 advance(struct sp_core *c, const struct sp_shares *sh, __u64 now)
+{
+	__u64 k = c->nbusy;
+
+	if (k > SP_MAX_THREADS)
+		k = SP_MAX_THREADS;
+	if (c->last && now > c->last)
+		c->acc += scale(now - c->last, sh->share[k]);
+	c->last = now;
+	return k;
+}
+
+/* Under the core's lock: thread t's spell, run by s's process, ends now
+ * (running: the CPU goes on to a task, not idle). */
+static __always_inline void close_spell(struct sp_core *c, struct sp_thread *t, __u64 now,
+					_Bool running, struct spell *s)
+{
+	struct sp_pending *p = &t->pending;
+
+	if (!t->t0 || now <= t->t0 || c->acc < t->acc0)
+		return;
+	s->clock = c->acc - t->acc0;
+	s->busy = now - t->t0;
+	t->clock += s->clock;
+	t->busy += s->busy;
+	if (p->tgid == s->tgid && p->start == s->start && p->cgroup == s->cgroup) {
+		/* the same process again: add up here */
+		p->clock += s->clock;
+		p->busy += s->busy;
+		if (p->busy >= SP_FLUSH_NS || (!running && now - p->since >= SP_FLUSH_NS)) {
+			s->out = *p;
+			p->clock = p->busy = 0;
+			p->since = now;
+		}
+	} else {
+		/* another: what the last one holds goes to the maps, and this
+		 * spell straight there (making its entries) */
+		if (p->busy)
+			s->out = *p;
+		p->tgid = s->tgid;
+		p->start = s->start;
+		p->cgroup = s->cgroup;
+		p->clock = p->busy = 0;
+		p->since = now;
+		s->direct = 1;
+	}
+}
+
+/* After the lock: what close_spell left for the maps. */
+static __always_inline void charge(const struct spell *s, const char *comm)
+{
+	if (s->out.busy)
+		flush(&s->out);
+	if (s->direct) {
+		charge_task(comm, s->tgid, s->start, s->clock, s->busy);
+		charge_cgroup(s->cgroup, s->clock, s->busy);
+	}
+}
+
+/* This CPU's slot and its core's records; 0 where the CPU is not counted.
+ * The slot's pointer is formed here, while slot is known to be in range:
+ * kernels before 6.3 or so forget a 32-bit bound once the value is spilled
+ * across helper calls. */
+static __always_inline struct sp_thread *this_thread(struct sp_core **c, struct sp_shares **sh)
+{
+	__u32 cpu = bpf_get_smp_processor_id(), core, slot;
+	struct sp_cpu *where = bpf_map_lookup_elem(&cpus, &cpu);
+	struct sp_thread *t;
+
 	if (!where)
 		return 0;
 	core = where->core;
 	slot = where->slot;
 	if (core == SP_NO_CORE || slot >= SP_MAX_THREADS)
 		return 0;
-	c = bpf_map_lookup_elem(&cores, &core);
-	sh = bpf_map_lookup_elem(&shares, &core);
-	if (!c || !sh)
+	*c = bpf_map_lookup_elem(&cores, &core);
+	*sh = bpf_map_lookup_elem(&shares, &core);
+	if (!*c || !*sh)
 		return 0;
-	/* The thread's pointer is formed here, while slot is known to be in
-	 * range: kernels before 6.3 or so forget a 32-bit bound once the value
-	 * is spilled across the helper calls below. */
-	t = &c->t[slot];
+	t = &(*c)->t[slot];
 	barrier_var(t);
-	p = &t->pending;
-	if (running)
+	return t;
+}
+
+/*
+ * What ran is taken from prev itself, not from what this CPU's slot noted
+ * at the last switch: a switch the program did not see (some kernels leave
+ * a few untraced) then costs one spell's split between threads, never a
+ * process's charge.  A CPU found idle that the slot has busy closes the
+ * slot's own spell, as cpu_idle does.
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 ran = prev->pid != 0, running = next->pid != 0, counted;
+	__u64 now, next_cgroup = 0, next_start = 0;
+	struct task_struct *leader = 0;
+	struct spell s = {};
+	struct sp_shares *sh;
+	struct sp_core *c;
+	struct sp_thread *t = this_thread(&c, &sh);
+
+	if (!t)
+		return 0;
+	if (running) {
 		next_cgroup = next->cgroups->dfl_cgrp->kn->id;
+		next_start = next->group_leader->start_time;
+	}
 	if (ran) {
-		tgid = prev->tgid;
+		s.tgid = prev->tgid;
 		leader = prev->group_leader;
-		start = leader->start_time;
+		s.start = leader->start_time;
 		/* the cgroup noted when its spell began (a task moved meanwhile
 		 * is charged where it ran); current is still prev, should this
 		 * CPU's slot not know prev */
-		cgroup = t->tgid == tgid ? t->cgroup : bpf_get_current_cgroup_id();
+		s.cgroup = t->tgid == s.tgid ? t->cgroup : bpf_get_current_cgroup_id();
 	}
 	now = bpf_ktime_get_ns();
 
 	bpf_spin_lock(&c->lock);
-	/* 64 bits: a spilled 32-bit value loses its bound on kernels before
-	 * 6.3 or so, and k indexes share[] */
-	__u64 k = c->nbusy;
-	if (k > SP_MAX_THREADS)
-		k = SP_MAX_THREADS;
-	if (c->last && now > c->last)
-		c->acc += scale(now - c->last, sh->share[k]);
-	c->last = now;
+	__u64 k = advance(c, sh, now);
 	counted = t->running;	/* what nbusy holds for this thread */
-	if (ran && t->t0 && now > t->t0 && c->acc >= t->acc0) {
-		clock = c->acc - t->acc0;
-		busy = now - t->t0;
-		t->clock += clock;
-		t->busy += busy;
-		if (p->tgid == tgid && p->start == start && p->cgroup == cgroup) {
-			/* the same process again: add up here */
-			p->clock += clock;
-			p->busy += busy;
-			if (p->busy >= SP_FLUSH_NS || (!running && now - p->since >= SP_FLUSH_NS)) {
-				out = *p;
-				p->clock = p->busy = 0;
-				p->since = now;
-			}
-		} else {
-			/* another: what the last one holds goes to the maps, and
-			 * this spell straight there (making its entries) */
-			if (p->busy)
-				out = *p;
-			p->tgid = tgid;
-			p->start = start;
-			p->cgroup = cgroup;
-			p->clock = p->busy = 0;
-			p->since = now;
-			direct = 1;
-		}
+	if (t->t0 && counted != ran)
+		t->missed++;	/* the CPU changed state unseen */
+	if (!ran && counted) {
+		s.tgid = t->tgid;
+		s.start = t->start;
+		s.cgroup = t->cgroup;
 	}
+	if (ran || counted)
+		close_spell(c, t, now, running, &s);
 	t->running = running;
 	t->acc0 = c->acc;
 	t->t0 = now;
 	t->tgid = running ? next->tgid : 0;
+	t->start = next_start;
 	t->cgroup = next_cgroup;
 	c->nbusy = (__u32)(k - (counted && k) + running);
 	bpf_spin_unlock(&c->lock);
 
-	if (out.busy)
-		flush(&out);
-	if (direct) {
-		charge_task(leader, tgid, start, clock, busy);
-		charge_cgroup(cgroup, clock, busy);
+	charge(&s, ran ? leader->comm : 0);
+	return 0;
+}
+
+/*
+ * The idle loop begins on this CPU.  Its slot has it idle already, but for
+ * the switch to idle the kernel did not trace (some do not trace them
+ * all): then the slot's spell ends here, and the core stops counting the
+ * thread busy now, not at the CPU's next switch, which may be a second
+ * away.
+ */
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	struct spell s = {};
+	struct sp_shares *sh;
+	struct sp_core *c;
+	struct sp_thread *t;
+	__u64 now;
+
+	if (state == (unsigned int)-1)	/* PWR_EVENT_EXIT */
+		return 0;
+	t = this_thread(&c, &sh);
+	if (!t || !t->running)	/* only this CPU makes its slot busy */
+		return 0;
+	now = bpf_ktime_get_ns();
+
+	bpf_spin_lock(&c->lock);
+	if (t->running) {
+		__u64 k = advance(c, sh, now);
+		t->missed++;
+		s.tgid = t->tgid;
+		s.start = t->start;
+		s.cgroup = t->cgroup;
+		close_spell(c, t, now, 0, &s);
+		t->running = 0;
+		t->acc0 = c->acc;
+		t->t0 = now;
+		t->tgid = 0;
+		t->start = 0;
+		t->cgroup = 0;
+		c->nbusy = (__u32)(k - (k != 0));
 	}
+	bpf_spin_unlock(&c->lock);
+
+	charge(&s, 0);
 	return 0;
 }
 

@@ -57,8 +57,11 @@ struct sp_thread {
 	__u64 acc0;		/* the core's acc when the current spell began */
 	__u64 t0;		/* when it began */
 	__u64 cgroup;		/* cgroup v2 id of the task running now */
+	__u64 start;		/* its process's leader's start_time */
 	__u32 tgid;		/* process running now, 0 when idle */
 	__u32 running;		/* 1 while a task other than idle runs */
+	__u32 missed;		/* state changes the kernel did not trace */
+	__u32 pad;
 	struct sp_pending pending;
 };
 

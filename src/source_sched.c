@@ -96,10 +96,11 @@ static int sched_source_init(struct sampler *s, void *state)
 	st->slot_of = malloc((size_t)n * sizeof *st->slot_of);
 	st->last_clock = calloc((size_t)n, sizeof *st->last_clock);
 	st->last_busy = calloc((size_t)n, sizeof *st->last_busy);
+	st->last_missed = calloc((size_t)n, sizeof *st->last_missed);
 	st->have_last = calloc((size_t)n, sizeof *st->have_last);
 	st->scratch = calloc((size_t)n, sizeof *st->scratch);
 	st->mapped = calloc((size_t)n, sizeof *st->mapped);
-	if (!st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->have_last ||
+	if (!st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->last_missed || !st->have_last ||
 	    !st->scratch || !st->mapped)
 		return -ENOMEM;
 	for (int cpu = 0; cpu < n; cpu++)
@@ -315,17 +316,22 @@ static void read_cpus(struct sampler *s, struct sched_state *st)
 
 			if (st->core_of[cpu] != c->first_cpu || st->slot_of[cpu] != t)
 				continue;
+			const struct sp_thread *th = &st->sp.core[c->first_cpu].t[t];
+
 			sched_purr_thread_now(&st->sp, c->first_cpu, t, &clock, &busy, &sc, &sb);
-			add_spell(st, &st->sp.core[c->first_cpu].t[t], sc, sb);
-			add_pending(st, &st->sp.core[c->first_cpu].t[t].pending);
+			add_spell(st, th, sc, sb);
+			add_pending(st, &th->pending);
 			if (st->have_last[cpu] && clock >= st->last_clock[cpu] &&
 			    busy >= st->last_busy[cpu]) {
 				v->sched_clock += clock - st->last_clock[cpu];
 				v->sched_busy += busy - st->last_busy[cpu];
 				v->sched_fresh = true;
 			}
+			if (st->have_last[cpu] && th->missed >= st->last_missed[cpu])
+				st->missed += th->missed - st->last_missed[cpu];
 			st->last_clock[cpu] = clock;
 			st->last_busy[cpu] = busy;
+			st->last_missed[cpu] = th->missed;
 			st->have_last[cpu] = true;
 		}
 	}
@@ -377,6 +383,7 @@ static void sched_source_free(struct sampler *s, void *state)
 	free(st->slot_of);
 	free(st->last_clock);
 	free(st->last_busy);
+	free(st->last_missed);
 	free(st->have_last);
 	free(st->scratch);
 	free(st->mapped);

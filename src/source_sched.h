@@ -27,6 +27,7 @@ struct sched_state {
 	int ncpus;
 	int *core_of, *slot_of;		/* [ncpus] as cpus[] holds them, -1 not counted */
 	uint64_t *last_clock, *last_busy;	/* [ncpus] the last reading */
+	uint32_t *last_missed;		/* [ncpus] */
 	bool *have_last;		/* [ncpus] */
 	int *scratch;			/* [ncpus] CPUs to sweep */
 	int *mapped;			/* [ncpus] CPUs mapped to each core, by first CPU */
@@ -34,6 +35,7 @@ struct sched_state {
 	char cgroup_mount[PATH_MAX];	/* "" when there is no cgroup2 */
 	uint64_t next_cgroup_check;
 	uint64_t task_errors;		/* reads of tasks[] or cgroups[] that failed */
+	uint64_t missed;		/* switches the program found it had not seen */
 };
 
 /* NULL before sampler_init. */
