@@ -128,3 +128,43 @@ int pmu_encode(const struct pmu *p, const struct pmu_setting *settings, int n,
 	}
 	return 0;
 }
+
+int pmu_event_alias(const struct pmu *p, const char *event, uint64_t config[3], char *why,
+		    size_t whysize)
+{
+	struct pmu_setting term[PMU_MAX_FIELDS];
+	char text[256], *save = NULL;
+	int n = 0;
+
+	if (strchr(event, '/') || sr_read_small(text, sizeof text, PMU_DIR "/%s/events/%s", p->name,
+						 event) < 0) {
+		snprintf(why, whysize, "%s PMU has no event %s", p->name, event);
+		return -ENOENT;
+	}
+	text[strcspn(text, "\n")] = '\0';
+	for (char *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '='), *end = NULL;
+
+		if (n == PMU_MAX_FIELDS)
+			break;
+		term[n].value = 1;
+		if (eq) {
+			*eq = '\0';
+			errno = 0;
+			term[n].value = strtoull(eq + 1, &end, 0);
+			if (errno || end == eq + 1 || *end) {
+				snprintf(why, whysize, "%s PMU: events/%s has \"%s=%s\", not a number",
+					 p->name, event, t, eq + 1);
+				return -EINVAL;
+			}
+		}
+		term[n++].field = t;
+	}
+	if (n == 0 || n == PMU_MAX_FIELDS) {
+		snprintf(why, whysize, "%s PMU: events/%s is not field=value terms", p->name, event);
+		return -EINVAL;
+	}
+	/* a field the format lacks makes the alias malformed, not absent */
+	int sts = pmu_encode(p, term, n, config, why, whysize);
+	return sts == -ENOENT ? -EINVAL : sts;
+}

@@ -46,4 +46,13 @@ int pmu_discover_core(struct pmu *p, const char *name, char *why, size_t whysize
 int pmu_encode(const struct pmu *p, const struct pmu_setting *settings, int n,
 	       uint64_t config[3], char *why, size_t whysize);
 
+/* Encodes the PMU's events/NAME alias into config[0..2]: comma-separated
+ * field=value terms (a bare field means 1), as perf_event_sysfs_show()
+ * prints the string the driver declared ("event=0x01" for the msr PMU's
+ * aperf).  Returns 0, -ENOENT when the PMU has no such event, -EINVAL for
+ * text that is not terms of its format/ fields, -ERANGE for a value too
+ * wide; why says which. */
+int pmu_event_alias(const struct pmu *p, const char *event, uint64_t config[3], char *why,
+		    size_t whysize);
+
 #endif
