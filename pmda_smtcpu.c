@@ -23,6 +23,7 @@
 #include "src/sampler.h"
 #include "src/source_amd.h"
 #include "src/source_power.h"
+#include "src/source_core.h"
 #include "src/source_sched.h"
 #include "src/sysroot.h"
 
@@ -50,6 +51,8 @@ enum {
 	CLUSTER_L3,		/* amd.l3.* */
 	CLUSTER_PROC,		/* smt.proc.* */
 	CLUSTER_CGROUP,		/* smt.cgroup.* */
+	CLUSTER_CORECTR,	/* core.percpu.* */
+	CLUSTER_CORECTR_ALL,	/* core.all.* */
 };
 
 static pmdaIndom indomtab[NUM_INDOMS] = {
@@ -190,6 +193,32 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_PROC, 1, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_CGROUP, 0, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
 	METRIC(CLUSTER_CGROUP, 1, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
+	/* core.percpu.{cycles,instructions,ref_cycles,tsc,aperf,mperf,fp_ops,
+	 * l2.access,l2.miss,l2.hit} (estimated counts), .{ipc,cpi,freq,busy}
+	 * of the last window, .duty.{hw,msr,fp,l2} */
+	METRIC(CLUSTER_CORECTR, 0, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 1, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 2, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 3, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 4, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 5, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 6, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 7, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 8, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 9, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR, 10, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORECTR, 11, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORECTR, 12, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORECTR, 13, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORECTR, 14, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORECTR, 15, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORECTR, 16, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	METRIC(CLUSTER_CORECTR, 17, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
+	/* core.all.{cycles,instructions,fp_ops,ipc} */
+	METRIC(CLUSTER_CORECTR_ALL, 0, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR_ALL, 1, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR_ALL, 2, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
+	METRIC(CLUSTER_CORECTR_ALL, 3, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
 };
 
 /* The software PURR's processes and cgroups are instances for as long as
@@ -706,6 +735,96 @@ static int fetch_l3(unsigned int item, const struct amd_ccx *c, pmAtomValue *ato
 	return PMDA_FETCH_STATIC;
 }
 
+static const struct core_state *core(void)
+{
+	static const struct core_state none;
+	const struct core_state *st = sampler_core(&sampler);
+	return st ? st : &none;
+}
+
+/* A figure's counter, in whole counts. */
+static int core_count(int cpu, enum core_figure f, pmAtomValue *atom)
+{
+	double v;
+
+	if (!core_total(core(), cpu, f, &v))
+		return PMDA_FETCH_NOVALUES;
+	atom->ull = whole(v);
+	return PMDA_FETCH_STATIC;
+}
+
+/* a / b over the last window, where both have one */
+static int core_ratio(int cpu, enum core_figure a, enum core_figure b, pmAtomValue *atom)
+{
+	double x, y, sx, sy;
+
+	if (!core_window(core(), cpu, a, &x, &sx) || !core_window(core(), cpu, b, &y, &sy) ||
+	    y <= 0)
+		return PMDA_FETCH_NOVALUES;
+	atom->d = x / y;
+	return PMDA_FETCH_STATIC;
+}
+
+static int fetch_corectr(unsigned int item, const struct smt_cpu_values *v, pmAtomValue *atom)
+{
+	static const enum core_figure counters[] = {
+		CORE_CYCLES, CORE_INSTRUCTIONS, CORE_REF_CYCLES, CORE_TSC, CORE_APERF,
+		CORE_MPERF, CORE_FP_OPS, CORE_L2_ACCESS, CORE_L2_MISS, CORE_L2_HIT,
+	};
+	static const enum core_group duty_of[] = { CORE_G_HW, CORE_G_MSR, CORE_G_FP, CORE_G_L2 };
+	int cpu = (int)(v - sampler.cpu);
+	double tsc, aperf, mperf, secs;
+
+	if (item < sizeof counters / sizeof counters[0])
+		return core_count(cpu, counters[item], atom);
+	switch (item) {
+	case 10: return core_ratio(cpu, CORE_INSTRUCTIONS, CORE_CYCLES, atom);
+	case 11: return core_ratio(cpu, CORE_CYCLES, CORE_INSTRUCTIONS, atom);
+	case 12:	/* turbostat's Bzy_MHz: the TSC's rate x aperf / mperf */
+		if (!core_window(core(), cpu, CORE_TSC, &tsc, &secs) ||
+		    !core_window(core(), cpu, CORE_APERF, &aperf, &secs) ||
+		    !core_window(core(), cpu, CORE_MPERF, &mperf, &secs) || mperf <= 0)
+			return PMDA_FETCH_NOVALUES;
+		atom->d = tsc / secs * aperf / mperf / 1e6;
+		return PMDA_FETCH_STATIC;
+	case 13:	/* turbostat's Busy%: mperf / tsc */
+		return core_ratio(cpu, CORE_MPERF, CORE_TSC, atom);
+	case 14: case 15: case 16: case 17:
+		if (!core_duty(core(), cpu, duty_of[item - 14], &atom->d))
+			return PMDA_FETCH_NOVALUES;
+		return PMDA_FETCH_STATIC;
+	}
+	return PM_ERR_PMID;
+}
+
+static int fetch_corectr_all(unsigned int item, pmAtomValue *atom)
+{
+	static const enum core_figure sums[] = { CORE_CYCLES, CORE_INSTRUCTIONS, CORE_FP_OPS };
+	double total = 0, v, instr = 0, cycles = 0, secs;
+	int have = 0;
+
+	for (int cpu = 0; cpu < sampler.topo.ncpus; cpu++) {
+		if (item < 3 && core_total(core(), cpu, sums[item], &v)) {
+			total += v;
+			have++;
+		} else if (item == 3 && core_window(core(), cpu, CORE_INSTRUCTIONS, &v, &secs)) {
+			instr += v;
+			if (core_window(core(), cpu, CORE_CYCLES, &v, &secs))
+				cycles += v;
+			have++;
+		}
+	}
+	if (item > 3)
+		return PM_ERR_PMID;
+	if (!have || (item == 3 && cycles <= 0))
+		return PMDA_FETCH_NOVALUES;
+	if (item < 3)
+		atom->ull = whole(total);
+	else
+		atom->d = instr / cycles;
+	return PMDA_FETCH_STATIC;
+}
+
 static int fetch_sched(unsigned int cluster, unsigned int item, void *priv, pmAtomValue *atom)
 {
 	const struct sched_table *t = sched_table_of(cluster == CLUSTER_PROC ? PROC_INDOM
@@ -746,6 +865,8 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 	case CLUSTER_DF: return fetch_df(item, priv, atom);
 	case CLUSTER_L3: return fetch_l3(item, priv, atom);
 	case CLUSTER_PROC: case CLUSTER_CGROUP: return fetch_sched(cluster, item, priv, atom);
+	case CLUSTER_CORECTR: return fetch_corectr(item, priv, atom);
+	case CLUSTER_CORECTR_ALL: return fetch_corectr_all(item, atom);
 	}
 	return PM_ERR_PMID;
 }

@@ -41,7 +41,7 @@ static void close_slot(struct corectr *c, int cpu, int g, struct ctr_backend *b)
 }
 
 int corectr_open(struct corectr *c, const struct corectr_group_spec *spec, int ngroups, int ncpus,
-		 const bool *online, struct ctr_backend *b)
+		 const unsigned char *online, struct ctr_backend *b)
 {
 	size_t cells = (size_t)ncpus * (size_t)ngroups;
 	int first = 0;
@@ -55,13 +55,14 @@ int corectr_open(struct corectr *c, const struct corectr_group_spec *spec, int n
 	c->slot = calloc(cells, sizeof *c->slot);
 	c->total = calloc(cells * CTR_GROUP_MAX, sizeof *c->total);
 	c->window = calloc(cells * CTR_GROUP_MAX, sizeof *c->window);
+	c->window_ns = calloc(cells, sizeof *c->window_ns);
 	c->duty = calloc(cells, sizeof *c->duty);
 	c->fresh = calloc(cells, 1);
 	c->have = calloc(cells, 1);
 	if (c->slot)
 		for (size_t i = 0; i < cells; i++)
 			c->slot[i].handle = -1;
-	if (!c->slot || !c->total || !c->window || !c->duty || !c->fresh || !c->have) {
+	if (!c->slot || !c->total || !c->window || !c->window_ns || !c->duty || !c->fresh || !c->have) {
 		corectr_close(c, b);
 		return -ENOMEM;
 	}
@@ -76,7 +77,7 @@ int corectr_open(struct corectr *c, const struct corectr_group_spec *spec, int n
 	return 0;
 }
 
-void corectr_sync(struct corectr *c, const bool *online, struct ctr_backend *b)
+void corectr_sync(struct corectr *c, const unsigned char *online, struct ctr_backend *b)
 {
 	for (int cpu = 0; cpu < c->ncpus; cpu++)
 		for (int g = 0; g < c->ngroups; g++) {
@@ -118,6 +119,7 @@ static int count(struct corectr *c, int cell, const struct ctr_reading *now)
 		c->total[cell * CTR_GROUP_MAX + k] += est[k];
 		c->window[cell * CTR_GROUP_MAX + k] = est[k];
 	}
+	c->window_ns[cell] = (double)(now->enabled - s->last.enabled);
 	c->duty[cell] = duty;
 	c->fresh[cell] = 1;
 	c->have[cell] = 1;
@@ -157,10 +159,11 @@ void corectr_close(struct corectr *c, struct ctr_backend *b)
 	free(c->slot);
 	free(c->total);
 	free(c->window);
+	free(c->window_ns);
 	free(c->duty);
 	free(c->fresh);
 	free(c->have);
 	c->slot = NULL;
-	c->total = c->window = c->duty = NULL;
+	c->total = c->window = c->window_ns = c->duty = NULL;
 	c->fresh = c->have = NULL;
 }

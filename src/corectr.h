@@ -36,6 +36,7 @@ struct corectr {
 	struct corectr_slot *slot;		/* [ncpus][ngroups] */
 	double *total;				/* [ncpus][ngroups][CTR_GROUP_MAX] estimated counts */
 	double *window;				/* the same: the last counted interval's */
+	double *window_ns;			/* [ncpus][ngroups]: that interval's time enabled */
 	double *duty;				/* [ncpus][ngroups]: the last interval's */
 	unsigned char *fresh;			/* [ncpus][ngroups]: counted in its last interval */
 	unsigned char *have;			/* [ncpus][ngroups]: has counted at least once */
@@ -48,11 +49,11 @@ struct corectr {
  * Returns 0 when at least one group opened, -ENOMEM, or the first open's
  * -errno when none did (why says which group, CPU and error). */
 int corectr_open(struct corectr *c, const struct corectr_group_spec *spec, int ngroups, int ncpus,
-		 const bool *online, struct ctr_backend *b);
+		 const unsigned char *online, struct ctr_backend *b);
 
 /* CPUs came or went: closes the groups of those now offline, opens those of
  * those now online (a baseline first). */
-void corectr_sync(struct corectr *c, const bool *online, struct ctr_backend *b);
+void corectr_sync(struct corectr *c, const unsigned char *online, struct ctr_backend *b);
 
 /* One read of every open group.  Returns the groups that counted. */
 int corectr_read(struct corectr *c, struct ctr_backend *b);

@@ -9,7 +9,8 @@
  *       a group the trace covers: opening events (TYPE, CONFIGs in this
  *       order) on CPU gets it, or fails with ERRNO-NAME (EBUSY, ENOSPC,
  *       EACCES, ENOENT, EINVAL), every time or the first TIMES times;
- *       ID is any word
+ *       ID is any word.  A member of another PMU than the leader's (a raw
+ *       event beside PERF_TYPE_HARDWARE ones) is written TYPE:CONFIG
  *   step
  *       the readings that follow belong to the next sampling pass
  *   ID ENABLED RUNNING COUNT[ COUNT...]
@@ -46,7 +47,7 @@ struct replay_group {
 	char id[REPLAY_ID_MAX];
 	int cpu, n, error;
 	unsigned fail_times, failed;	/* error the first fail_times opens, 0: always */
-	uint32_t type;
+	uint32_t type[CTR_GROUP_MAX];
 	uint64_t config[CTR_GROUP_MAX];
 	int opened;
 };
@@ -129,13 +130,21 @@ static int parse_group(struct replay_backend *rb, char **w, int nw, char *why, s
 	memset(g, 0, sizeof *g);
 	snprintf(g->id, sizeof g->id, "%s", w[1]);
 	g->cpu = (int)cpu;
-	g->type = (uint32_t)type;
 	for (tok = strtok_r(w[4], ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		uint64_t own = type;
+
+		if (colon) {
+			*colon = '\0';
+			if (pn_u64(tok, &own) < 0 || own > UINT32_MAX)
+				g->n = CTR_GROUP_MAX;	/* refused below */
+			tok = colon + 1;
+		}
 		if (g->n == CTR_GROUP_MAX || pn_u64(tok, &g->config[g->n]) < 0) {
 			snprintf(why, whysize, "group %s: bad CONFIG list", w[1]);
 			return -1;
 		}
-		g->n++;
+		g->type[g->n++] = (uint32_t)own;
 	}
 	if (g->n == 0) {
 		snprintf(why, whysize, "group %s: bad CONFIG list", w[1]);
@@ -305,7 +314,7 @@ static int replay_open_group(struct ctr_backend *b, int cpu, const struct ctr_ev
 		int same = g->cpu == cpu && g->n == n && !g->opened;
 
 		for (int k = 0; same && k < n; k++)
-			same = ev[k].type == g->type && ev[k].config[0] == g->config[k];
+			same = ev[k].type == g->type[k] && ev[k].config[0] == g->config[k];
 		if (!same)
 			continue;
 		if (g->error && (g->fail_times == 0 || g->failed++ < g->fail_times)) {

@@ -1,5 +1,6 @@
 #include "source.h"
 #include "source_amd.h"
+#include "source_core.h"
 #include "source_intel.h"
 #include "source_power.h"
 #include "source_sched.h"
@@ -8,7 +9,8 @@
  * software PURR is the basis where PURR is not, Intel's counters where
  * neither is. */
 const struct sampler_source *const sampler_sources[] = { &power_source, &amd_source,
-							  &sched_source, &intel_source };
+							  &sched_source, &intel_source,
+							  &core_source };
 const int sampler_nsources = sizeof sampler_sources / sizeof sampler_sources[0];
 
 _Static_assert(sizeof sampler_sources / sizeof sampler_sources[0] <= SOURCE_MAX,

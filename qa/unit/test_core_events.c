@@ -84,6 +84,11 @@ static const struct core_family *gen(const char *dir)
 	return NULL;
 }
 
+static int same(struct core_event a, struct core_event b)
+{
+	return a.code == b.code && a.umask == b.umask;
+}
+
 static int has(const struct core_event *terms, int n, uint16_t code, uint8_t umask)
 {
 	for (int i = 0; i < n; i++)
@@ -102,10 +107,10 @@ static void core_events_as_perf_lists_them(void **state)
 
 		assert_non_null(f);
 		switch (e->role) {
-		case INSTR: assert_memory_equal(&f->instructions, &want, sizeof want); break;
-		case CYCLES: assert_memory_equal(&f->cycles, &want, sizeof want); break;
-		case P0: assert_memory_equal(&f->p0_cycles, &want, sizeof want); break;
-		case FP: assert_memory_equal(&f->fp_ops, &want, sizeof want); break;
+		case INSTR: assert_true(same(f->instructions, want)); break;
+		case CYCLES: assert_true(same(f->cycles, want)); break;
+		case P0: assert_true(same(f->p0_cycles, want)); break;
+		case FP: assert_true(same(f->fp_ops, want)); break;
 		case L2_ALL_NO_PF:
 			assert_true(has(f->l2_access, f->nl2_access, e->code, e->umask));
 			break;

@@ -61,7 +61,7 @@ static const char trace[] =
 
 static void replay_hand_worked(void **state)
 {
-	bool online[2] = { true, true };
+	unsigned char online[2] = { 1, 1 };
 	struct corectr c;
 	struct ctr_backend *b;
 	char why[256];
@@ -112,7 +112,7 @@ static void replay_hand_worked(void **state)
  * never counted, and back online it starts from a fresh baseline. */
 static void hotplug_neither_spikes_nor_goes_back(void **state)
 {
-	bool online[2] = { true, true };
+	unsigned char online[2] = { 1, 1 };
 	struct corectr c;
 	struct ctr_backend *b;
 	char why[256];
@@ -133,13 +133,13 @@ static void hotplug_neither_spikes_nor_goes_back(void **state)
 	b->ops->begin_pass(b);
 	corectr_read(&c, b);
 	assert_true(corectr_total(&c, 1, 0, 0) == 10);
-	online[1] = false;
+	online[1] = 0;
 	corectr_sync(&c, online, b);
 	assert_int_equal(c.nopen, 1);
 	b->ops->begin_pass(b);
 	assert_int_equal(corectr_read(&c, b), 1);
 	assert_true(corectr_total(&c, 1, 0, 0) == 10);
-	online[1] = true;
+	online[1] = 1;
 	corectr_sync(&c, online, b);		/* reopened: the baseline is 90000 */
 	assert_int_equal(c.nopen, 2);
 	b->ops->begin_pass(b);
@@ -154,7 +154,7 @@ static void hotplug_neither_spikes_nor_goes_back(void **state)
 /* A group the kernel refuses on one CPU: the rest count, and why says it. */
 static void refused_group_is_named(void **state)
 {
-	bool online[2] = { true, true };
+	unsigned char online[2] = { 1, 1 };
 	struct corectr c;
 	struct ctr_backend *b;
 	char why[256];
@@ -177,7 +177,7 @@ static void refused_group_is_named(void **state)
 	/* refused everywhere: the open fails with the kernel's error */
 	b = ctr_replay_new(write_trace("t2", "group h0 0 0 0,1 error EACCES\nstep\n"), 16, why,
 			   sizeof why);
-	online[1] = false;
+	online[1] = 0;
 	assert_int_equal(corectr_open(&c, hw_msr, 1, 2, online, b), -EACCES);
 	corectr_close(&c, b);
 	b->ops->destroy(b);
@@ -201,7 +201,7 @@ static void perf_software_events_on_every_cpu(void **state)
 			     { PERF_TYPE_SOFTWARE, { PERF_COUNT_SW_CONTEXT_SWITCHES, 0, 0 } } } },
 	};
 	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
-	bool online[CPU_SETSIZE] = { false };
+	static unsigned char online[CPU_SETSIZE];
 	struct ctr_backend *b = ctr_perf_new(4 * ncpus);
 	struct corectr c;
 	double start, elapsed;
@@ -253,7 +253,7 @@ static void msr_tsc_against_rdtsc(void **state)
 {
 #if defined(__x86_64__)
 	struct corectr_group_spec spec = { "msr", 1, { { 0, { 0, 0, 0 } } } };
-	bool online[1] = { true };
+	unsigned char online[1] = { 1 };
 	struct ctr_backend *b = ctr_perf_new(2);
 	struct pmu msr;
 	uint64_t config[3], t0, t1;

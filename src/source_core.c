@@ -1,0 +1,284 @@
+#include "source_core.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sampler.h"
+#include "source.h"
+#include "sysroot.h"
+
+static const char *const status_names[] = { "core" };
+
+/* room for every possible CPU's groups */
+#define CORE_BACKEND_GROUPS(ncpus) ((ncpus) * CORE_NGROUPS)
+
+static void add_event(struct corectr_group_spec *g, uint32_t type, uint64_t config)
+{
+	g->ev[g->n].type = type;
+	g->ev[g->n].config[0] = config;
+	g->ev[g->n].config[1] = g->ev[g->n].config[2] = 0;
+	g->n++;
+}
+
+static void add_term(struct core_state *st, enum core_figure f, int group, int member)
+{
+	int k = st->nterms[f]++;
+
+	st->term_group[f][k] = group;
+	st->term_member[f][k] = member;
+}
+
+/* The groups this machine's plan allows, and which member is which figure. */
+static int plan_groups(struct core_state *st, const struct cpuinfo *ci,
+		       struct corectr_group_spec *spec)
+{
+	const struct core_pmu_plan *p = &st->plan;
+	int n = 0;
+
+	for (int g = 0; g < CORE_NGROUPS; g++)
+		st->group_of[g] = -1;
+	if (p->core) {
+		struct corectr_group_spec *g = &spec[n];
+		g->name = "cycles and instructions";
+		add_term(st, CORE_CYCLES, n, g->n);
+		add_event(g, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		add_term(st, CORE_INSTRUCTIONS, n, g->n);
+		add_event(g, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
+		if (p->zen && p->zen->p0_cycles.code) {
+			add_term(st, CORE_REF_CYCLES, n, g->n);
+			add_event(g, p->cpu.type, core_amd_config(p->zen->p0_cycles));
+		} else if (ci->arch == CPU_ARCH_X86 && strcmp(ci->vendor, "GenuineIntel") == 0) {
+			add_term(st, CORE_REF_CYCLES, n, g->n);
+			add_event(g, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES);
+		}
+		st->group_of[CORE_G_HW] = n++;
+	}
+	if (p->msr) {
+		static const enum core_figure fig[CORE_NMSR] = { CORE_TSC, CORE_APERF, CORE_MPERF };
+		struct corectr_group_spec *g = &spec[n];
+		g->name = "msr";
+		for (int i = 0; i < CORE_NMSR; i++)
+			if (p->has[i]) {
+				add_term(st, fig[i], n, g->n);
+				add_event(g, p->msr_pmu.type, p->config[i]);
+			}
+		if (g->n)
+			st->group_of[CORE_G_MSR] = n++;
+	}
+	if (p->zen) {
+		const struct core_family *z = p->zen;
+		struct corectr_group_spec *g = &spec[n];
+
+		/* the kernel pairs FP ops with Merge: two counters, a group of its own */
+		g->name = "FP operations";
+		add_term(st, CORE_FP_OPS, n, 0);
+		add_event(g, p->cpu.type, core_amd_config(z->fp_ops));
+		st->group_of[CORE_G_FP] = n++;
+		/* perf's L2 terms: the four accesses (of which prefetches hit or
+		 * missed), then the demand hit and miss, four and two counters */
+		g = &spec[n];
+		g->name = "L2 accesses";
+		for (int i = 0; i < z->nl2_access; i++) {
+			struct core_event e = z->l2_access[i];
+			add_term(st, CORE_L2_ACCESS, n, g->n);
+			for (int k = 0; k < z->nl2_miss; k++)
+				if (z->l2_miss[k].code == e.code && z->l2_miss[k].umask == e.umask)
+					add_term(st, CORE_L2_MISS, n, g->n);
+			for (int k = 0; k < z->nl2_hit; k++)
+				if (z->l2_hit[k].code == e.code && z->l2_hit[k].umask == e.umask)
+					add_term(st, CORE_L2_HIT, n, g->n);
+			add_event(g, p->cpu.type, core_amd_config(e));
+		}
+		st->group_of[CORE_G_L2] = n++;
+		g = &spec[n];
+		g->name = "L2 demand hits and misses";
+		for (int k = 0; k < z->nl2_miss; k++)
+			if (!(z->l2_miss[k].code >= 0x70 && z->l2_miss[k].code <= 0x72)) {
+				add_term(st, CORE_L2_MISS, n, g->n);
+				add_event(g, p->cpu.type, core_amd_config(z->l2_miss[k]));
+			}
+		for (int k = 0; k < z->nl2_hit; k++)
+			if (!(z->l2_hit[k].code >= 0x70 && z->l2_hit[k].code <= 0x72)) {
+				add_term(st, CORE_L2_HIT, n, g->n);
+				add_event(g, p->cpu.type, core_amd_config(z->l2_hit[k]));
+			}
+		st->group_of[CORE_G_L2STAT] = n++;
+	}
+	return n;
+}
+
+static const char *open_error(int err)
+{
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		return "perf_event_open refused: needs root or CAP_PERFMON "
+		       "(kernel.perf_event_paranoid)";
+	case EBUSY:
+	case ENOSPC:
+		return "counters busy: another tool, or the NMI watchdog, holds them";
+	case ENOENT:
+	case EOPNOTSUPP:
+	case EINVAL:
+		return "the kernel does not count these events here";
+	default:
+		return strerror(-err);
+	}
+}
+
+static void set_status(struct sampler *s, struct core_state *st)
+{
+	source_set_status(s, &core_source, 0, "%s", st->status);
+}
+
+static int core_source_init(struct sampler *s, void *state)
+{
+	struct core_state *st = state;
+	struct corectr_group_spec spec[CORECTR_MAX_GROUPS];
+	char why[256];
+	int ngroups, sts;
+
+	memset(spec, 0, sizeof spec);
+	if (!s->config.replay[0] && strcmp(sr_root(), "/") != 0) {
+		snprintf(st->status, sizeof st->status, "off: the root %s is not this machine's, "
+			 "whose counters perf_event_open would read (a replay trace would serve)",
+			 sr_root());
+		set_status(s, st);
+		return 0;
+	}
+	if ((sts = core_pmu_plan(&st->plan, &s->cpuinfo)) < 0) {
+		snprintf(st->status, sizeof st->status, "%s", st->plan.why);
+		set_status(s, st);
+		return 0;
+	}
+	ngroups = plan_groups(st, &s->cpuinfo, spec);
+	if (ngroups == 0) {
+		snprintf(st->status, sizeof st->status, "%s", st->plan.why);
+		set_status(s, st);
+		return 0;
+	}
+	if (s->config.replay[0])
+		st->backend = ctr_replay_new(s->config.replay, CORE_BACKEND_GROUPS(s->topo.ncpus), why,
+					     sizeof why);
+	else
+		st->backend = ctr_perf_new(CORE_BACKEND_GROUPS(s->topo.ncpus));
+	if (!st->backend) {
+		snprintf(st->status, sizeof st->status, "%s",
+			 s->config.replay[0] ? why : "out of memory");
+		set_status(s, st);
+		return s->config.replay[0] ? 0 : -ENOMEM;
+	}
+	sts = corectr_open(&st->ctr, spec, ngroups, s->topo.ncpus, s->topo.online, st->backend);
+	if (sts == -ENOMEM)
+		return sts;
+	st->on = sts == 0;
+	if (!st->on)
+		snprintf(st->status, sizeof st->status, "%s (%s)", open_error(sts), st->ctr.why);
+	else if (st->ctr.error)
+		snprintf(st->status, sizeof st->status, "some groups not counted: %s (%s)",
+			 open_error(st->ctr.error), st->ctr.why);
+	else
+		snprintf(st->status, sizeof st->status, "%s", st->plan.why);
+	set_status(s, st);
+	return 0;
+}
+
+static void core_source_sync(struct sampler *s, void *state)
+{
+	struct core_state *st = state;
+
+	if (st->on)
+		corectr_sync(&st->ctr, s->topo.online, st->backend);
+}
+
+static void core_source_read(struct sampler *s, void *state, bool cpus_changed)
+{
+	struct core_state *st = state;
+
+	(void)cpus_changed;
+	if (!st->on)
+		return;
+	st->backend->ops->begin_pass(st->backend);
+	st->ctr.error = 0;
+	corectr_read(&st->ctr, st->backend);
+	if (st->ctr.error) {
+		snprintf(st->status, sizeof st->status, "%s", st->ctr.why);
+		set_status(s, st);
+	}
+}
+
+static void core_source_free(struct sampler *s, void *state)
+{
+	struct core_state *st = state;
+
+	(void)s;
+	if (st->backend) {
+		corectr_close(&st->ctr, st->backend);
+		st->backend->ops->destroy(st->backend);
+		st->backend = NULL;
+	}
+}
+
+static bool counted(const struct core_state *st, int cpu, enum core_figure f)
+{
+	if (!st->on || cpu < 0 || cpu >= st->ctr.ncpus || st->nterms[f] == 0)
+		return false;
+	for (int k = 0; k < st->nterms[f]; k++)
+		if (!st->ctr.have[corectr_cell(&st->ctr, cpu, st->term_group[f][k])])
+			return false;
+	return true;
+}
+
+bool core_total(const struct core_state *st, int cpu, enum core_figure f, double *value)
+{
+	if (!counted(st, cpu, f))
+		return false;
+	*value = 0;
+	for (int k = 0; k < st->nterms[f]; k++)
+		*value += corectr_total(&st->ctr, cpu, st->term_group[f][k], st->term_member[f][k]);
+	return true;
+}
+
+bool core_window(const struct core_state *st, int cpu, enum core_figure f, double *value,
+		 double *seconds)
+{
+	if (!counted(st, cpu, f))
+		return false;
+	*value = 0;
+	*seconds = 0;
+	for (int k = 0; k < st->nterms[f]; k++) {
+		int cell = corectr_cell(&st->ctr, cpu, st->term_group[f][k]);
+		if (!st->ctr.fresh[cell])
+			return false;
+		*value += st->ctr.window[cell * CTR_GROUP_MAX + st->term_member[f][k]];
+		*seconds = st->ctr.window_ns[cell] / 1e9;
+	}
+	return *seconds > 0;
+}
+
+bool core_duty(const struct core_state *st, int cpu, enum core_group g, double *duty)
+{
+	int cell;
+
+	if (!st->on || cpu < 0 || cpu >= st->ctr.ncpus || st->group_of[g] < 0)
+		return false;
+	cell = corectr_cell(&st->ctr, cpu, st->group_of[g]);
+	if (st->ctr.slot[cell].handle < 0 || !st->ctr.have[cell])
+		return false;
+	*duty = st->ctr.duty[cell];
+	return true;
+}
+
+const struct sampler_source core_source = {
+	.name = "core", .status_names = status_names, .nstatus = 1,
+	.state_size = sizeof(struct core_state),
+	.init = core_source_init, .sync = core_source_sync, .read = core_source_read,
+	.free = core_source_free,
+};
+
+const struct core_state *sampler_core(const struct sampler *s)
+{
+	return source_state(s, &core_source);
+}
