@@ -20,19 +20,6 @@
 #include "pmu.h"
 #include "unit.h"
 
-static const char *write_trace(const char *name, const char *text)
-{
-	static char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/%s", fixture_root, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
 #define HW(c) { PERF_TYPE_HARDWARE, { (c), 0, 0 } }
 static const struct corectr_group_spec hw_msr[] = {
 	{ "hw", 2, { HW(PERF_COUNT_HW_CPU_CYCLES), HW(PERF_COUNT_HW_INSTRUCTIONS) } },
@@ -69,7 +56,7 @@ static void replay_hand_worked(void **state)
 	(void)state;
 	fixture_new("corectr");
 	fixture_write("/.keep", "\n");
-	b = ctr_replay_new(write_trace("t", trace), 16, why, sizeof why);
+	b = ctr_replay_new(fixture_file("/t", trace), 16, why, sizeof why);
 	assert_non_null(b);
 	assert_int_equal(corectr_open(&c, hw_msr, 2, 2, online, b), 0);
 	assert_int_equal(c.nopen, 4);
@@ -120,7 +107,7 @@ static void hotplug_neither_spikes_nor_goes_back(void **state)
 	(void)state;
 	fixture_new("corectr-hotplug");
 	fixture_write("/.keep", "\n");
-	b = ctr_replay_new(write_trace("t",
+	b = ctr_replay_new(fixture_file("/t",
 		"group h0 0 0 0,1\n"
 		"group h1 1 0 0,1\n"
 		"step\n h0 0 0 0 0\n h1 0 0 0 0\n"
@@ -162,7 +149,7 @@ static void refused_group_is_named(void **state)
 	(void)state;
 	fixture_new("corectr-busy");
 	fixture_write("/.keep", "\n");
-	b = ctr_replay_new(write_trace("t",
+	b = ctr_replay_new(fixture_file("/t",
 		"group h0 0 0 0,1\n"
 		"group h1 1 0 0,1 error EBUSY\n"
 		"step\n h0 0 0 0 0\n"
@@ -175,7 +162,7 @@ static void refused_group_is_named(void **state)
 	corectr_close(&c, b);
 	b->ops->destroy(b);
 	/* refused everywhere: the open fails with the kernel's error */
-	b = ctr_replay_new(write_trace("t2", "group h0 0 0 0,1 error EACCES\nstep\n"), 16, why,
+	b = ctr_replay_new(fixture_file("/t2", "group h0 0 0 0,1 error EACCES\nstep\n"), 16, why,
 			   sizeof why);
 	online[1] = 0;
 	assert_int_equal(corectr_open(&c, hw_msr, 1, 2, online, b), -EACCES);

@@ -75,19 +75,6 @@ static void estimate_scales_wraps_and_holds(void **state)
 	assert_int_equal(mux_estimate(&a, &b, 2, est, &duty), MUX_RESET);
 }
 
-static const char *write_trace(const char *name, const char *text)
-{
-	static char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/%s", fixture_root, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return path;
-}
-
 static void replay_serves_steps_and_failures(void **state)
 {
 	struct ctr_event ev[2] = { { 11, { 0x3807, 0, 0 } }, { 11, { 0x3847, 0, 0 } } };
@@ -100,7 +87,7 @@ static void replay_serves_steps_and_failures(void **state)
 
 	fixture_new("replay");
 	fixture_write("/.keep", "\n");
-	b = ctr_replay_new(write_trace("t", "# two steps\n"
+	b = ctr_replay_new(fixture_file("/t", "# two steps\n"
 		"group a 0 11 0x3807,0x3847\n"
 		"group b 64 12 0xff04 error EBUSY\n"
 		"group c 4 12 0xff04 error ENOSPC 1\n"		/* busy once, then free */
@@ -128,11 +115,28 @@ static void replay_serves_steps_and_failures(void **state)
 	assert_true(ctr_replay_ended(b));
 	b->ops->destroy(b);
 
-	assert_null(ctr_replay_new(write_trace("bad", "group a 0 11 0x3807\nstep\na 1 2\n"), 4,
+	assert_null(ctr_replay_new(fixture_file("/bad", "group a 0 11 0x3807\nstep\na 1 2\n"), 4,
 				   why, sizeof why));
 	assert_non_null(strstr(why, "bad:3: group a: expected ENABLED RUNNING and 1 counts"));
-	assert_null(ctr_replay_new(write_trace("nostep", "group a 0 11 0x1\n"), 4, why, sizeof why));
+	assert_null(ctr_replay_new(fixture_file("/nostep", "group a 0 11 0x1\n"), 4, why, sizeof why));
 	assert_non_null(strstr(why, "no steps"));
+	/* a member of another PMU than the leader's: TYPE:CONFIG */
+	b = ctr_replay_new(fixture_file("/mixed", "group m 0 0 0,1,4:0x100000120\nstep\n"
+					 "m 10 10 1 2 3\n"), 4, why, sizeof why);
+	assert_non_null(b);
+	struct ctr_event mixed[3] = { { 0, { 0, 0, 0 } }, { 0, { 1, 0, 0 } },
+				      { 4, { 0x100000120, 0, 0 } } };
+	mixed[2].type = 0;		/* the wrong PMU for the third: not this group */
+	assert_int_equal(b->ops->open_group(b, 0, mixed, 3), -ENOENT);
+	mixed[2].type = 4;
+	h = b->ops->open_group(b, 0, mixed, 3);
+	assert_true(h >= 0);
+	assert_int_equal(b->ops->read_group(b, h, &r), 0);
+	assert_true(r.value[2] == 3);
+	b->ops->destroy(b);
+	assert_null(ctr_replay_new(fixture_file("/badtype", "group m 0 0 0,x:1\nstep\n"), 4, why,
+				   sizeof why));
+	assert_non_null(strstr(why, "bad CONFIG list"));
 	fixture_remove();
 }
 

@@ -74,6 +74,17 @@ static inline void fixture_write(const char *path, const char *fmt, ...)
 	fclose(f);
 }
 
+/* Writes text to root/path (a trace, a configuration) and returns the
+ * file's full path, valid until the next call. */
+static inline const char *fixture_file(const char *path, const char *text)
+{
+	static char full[PATH_MAX];
+
+	fixture_write(path, "%s", text);
+	snprintf(full, sizeof full, "%s%s", fixture_root, path);
+	return full;
+}
+
 static inline void fixture_unlink(const char *path)
 {
 	char full[PATH_MAX];
