@@ -199,6 +199,30 @@ static __always_inline void close_spell(struct sp_core *c, struct sp_thread *t, 
 	}
 }
 
+/* Under the core's lock: the spell the slot noted, for closing it without
+ * the task at hand (a switch from idle, the idle loop). */
+static __always_inline void slot_owner(const struct sp_thread *t, struct spell *s)
+{
+	s->tgid = t->tgid;
+	s->start = t->start;
+	s->cgroup = t->cgroup;
+}
+
+/* Under the core's lock: thread t's next spell begins now, running a task
+ * of process tgid or idle; k busy threads counted t as counted. */
+static __always_inline void open_spell(struct sp_core *c, struct sp_thread *t, __u64 now, __u64 k,
+				       __u32 counted, __u32 running, __u32 tgid, __u64 start,
+				       __u64 cgroup)
+{
+	t->running = running;
+	t->acc0 = c->acc;
+	t->t0 = now;
+	t->tgid = tgid;
+	t->start = start;
+	t->cgroup = cgroup;
+	c->nbusy = (__u32)(k - (counted && k) + running);
+}
+
 /* After the lock: what close_spell left for the maps. */
 static __always_inline void charge(const struct spell *s, const char *comm)
 {
@@ -275,20 +299,11 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	counted = t->running;	/* what nbusy holds for this thread */
 	if (t->t0 && counted != ran)
 		t->missed++;	/* the CPU changed state unseen */
-	if (!ran && counted) {
-		s.tgid = t->tgid;
-		s.start = t->start;
-		s.cgroup = t->cgroup;
-	}
+	if (!ran && counted)
+		slot_owner(t, &s);
 	if (ran || counted)
 		close_spell(c, t, now, running, &s);
-	t->running = running;
-	t->acc0 = c->acc;
-	t->t0 = now;
-	t->tgid = running ? next->tgid : 0;
-	t->start = next_start;
-	t->cgroup = next_cgroup;
-	c->nbusy = (__u32)(k - (counted && k) + running);
+	open_spell(c, t, now, k, counted, running, running ? next->tgid : 0, next_start, next_cgroup);
 	bpf_spin_unlock(&c->lock);
 
 	charge(&s, ran ? leader->comm : 0);
@@ -322,17 +337,9 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 	if (t->running) {
 		__u64 k = advance(c, sh, now);
 		t->missed++;
-		s.tgid = t->tgid;
-		s.start = t->start;
-		s.cgroup = t->cgroup;
+		slot_owner(t, &s);
 		close_spell(c, t, now, 0, &s);
-		t->running = 0;
-		t->acc0 = c->acc;
-		t->t0 = now;
-		t->tgid = 0;
-		t->start = 0;
-		t->cgroup = 0;
-		c->nbusy = (__u32)(k - (k != 0));
+		open_spell(c, t, now, k, 1, 0, 0, 0, 0);
 	}
 	bpf_spin_unlock(&c->lock);
 

@@ -30,6 +30,14 @@ static void add_term(struct core_state *st, enum core_figure f, int group, int m
 	st->term_member[f][k] = member;
 }
 
+static bool in_terms(struct core_event e, const struct core_event *terms, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (terms[i].code == e.code && terms[i].umask == e.umask)
+			return true;
+	return false;
+}
+
 /* The groups this machine's plan allows, and which member is which figure. */
 static int plan_groups(struct core_state *st, const struct cpuinfo *ci,
 		       struct corectr_group_spec *spec)
@@ -83,24 +91,23 @@ static int plan_groups(struct core_state *st, const struct cpuinfo *ci,
 		for (int i = 0; i < z->nl2_access; i++) {
 			struct core_event e = z->l2_access[i];
 			add_term(st, CORE_L2_ACCESS, n, g->n);
-			for (int k = 0; k < z->nl2_miss; k++)
-				if (z->l2_miss[k].code == e.code && z->l2_miss[k].umask == e.umask)
-					add_term(st, CORE_L2_MISS, n, g->n);
-			for (int k = 0; k < z->nl2_hit; k++)
-				if (z->l2_hit[k].code == e.code && z->l2_hit[k].umask == e.umask)
-					add_term(st, CORE_L2_HIT, n, g->n);
+			if (in_terms(e, z->l2_miss, z->nl2_miss))
+				add_term(st, CORE_L2_MISS, n, g->n);
+			if (in_terms(e, z->l2_hit, z->nl2_hit))
+				add_term(st, CORE_L2_HIT, n, g->n);
 			add_event(g, p->cpu.type, core_amd_config(e));
 		}
 		st->group_of[CORE_G_L2] = n++;
+		/* the hit and miss terms that are not accesses: a group of their own */
 		g = &spec[n];
 		g->name = "L2 demand hits and misses";
 		for (int k = 0; k < z->nl2_miss; k++)
-			if (!(z->l2_miss[k].code >= 0x70 && z->l2_miss[k].code <= 0x72)) {
+			if (!in_terms(z->l2_miss[k], z->l2_access, z->nl2_access)) {
 				add_term(st, CORE_L2_MISS, n, g->n);
 				add_event(g, p->cpu.type, core_amd_config(z->l2_miss[k]));
 			}
 		for (int k = 0; k < z->nl2_hit; k++)
-			if (!(z->l2_hit[k].code >= 0x70 && z->l2_hit[k].code <= 0x72)) {
+			if (!in_terms(z->l2_hit[k], z->l2_access, z->nl2_access)) {
 				add_term(st, CORE_L2_HIT, n, g->n);
 				add_event(g, p->cpu.type, core_amd_config(z->l2_hit[k]));
 			}
@@ -203,10 +210,8 @@ static void core_source_read(struct sampler *s, void *state, bool cpus_changed)
 	st->backend->ops->begin_pass(st->backend);
 	st->ctr.error = 0;
 	corectr_read(&st->ctr, st->backend);
-	if (st->ctr.error) {
-		snprintf(st->status, sizeof st->status, "%s", st->ctr.why);
-		set_status(s, st);
-	}
+	/* a failed read says so for this pass; the next good one says what init did */
+	source_set_status(s, &core_source, 0, "%s", st->ctr.error ? st->ctr.why : st->status);
 }
 
 static void core_source_free(struct sampler *s, void *state)

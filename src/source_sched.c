@@ -100,8 +100,8 @@ static int sched_source_init(struct sampler *s, void *state)
 	st->have_last = calloc((size_t)n, sizeof *st->have_last);
 	st->scratch = calloc((size_t)n, sizeof *st->scratch);
 	st->mapped = calloc((size_t)n, sizeof *st->mapped);
-	if (!st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->last_missed || !st->have_last ||
-	    !st->scratch || !st->mapped)
+	if (!st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->last_missed ||
+	    !st->have_last || !st->scratch || !st->mapped)
 		return -ENOMEM;
 	for (int cpu = 0; cpu < n; cpu++)
 		st->core_of[cpu] = st->slot_of[cpu] = -1;
