@@ -359,6 +359,20 @@ static void refresh_amd_instances(void)
 	}
 }
 
+/* cpuN is instance N, as in the linux PMDA's per-CPU metrics, so that
+ * clients joining the two by instance (pcp-atop) meet the same CPU: every
+ * possible CPU is entered in order once, before any is hidden. */
+static void number_cpus(void)
+{
+	char name[32];
+
+	pmdaCacheOp(indom(CPU_INDOM), PMDA_CACHE_CULL);
+	for (int cpu = 0; cpu < sampler.topo.ncpus; cpu++) {
+		snprintf(name, sizeof name, "cpu%d", cpu);
+		pmdaCacheStore(indom(CPU_INDOM), PMDA_CACHE_ADD, name, &sampler.cpu[cpu]);
+	}
+}
+
 /* Instance domains follow the topology: CPUs and cores that leave are
  * hidden, not forgotten, so they keep their instance ids when they return. */
 static void refresh_instances(void)
@@ -971,10 +985,11 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	if (dp->status != 0)
 		return;
 	for (int i = 0; i < NUM_INDOMS; i++)
-		if (i != PROC_INDOM && i != CGROUP_INDOM)
+		if (i != PROC_INDOM && i != CGROUP_INDOM && i != CPU_INDOM)
 			pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
 	sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
+	number_cpus();
 	/* Say once why sources have no values (config errors are logged already). */
 	for (int src = 0; src < sampler.nstatus && !dso_mode; src++)
 		if (src != SRC_CONFIG && strcmp(sampler.status[src], "ok") != 0)
