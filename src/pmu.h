@@ -13,7 +13,7 @@
 #include "pmuformat.h"
 
 #define PMU_NAME_MAX 32
-#define PMU_MAX_FIELDS 16
+#define PMU_MAX_FIELDS 32	/* format fields: POWER10's core PMU has 19 */
 #define PMU_MAX_CPUS 256	/* cpumask entries: L3 complexes of the largest machines */
 
 struct pmu_setting {

@@ -5,6 +5,9 @@
  *       N sampling passes of the smtcpu library over the fixture ROOT, each
  *       after the fixture's /proc/stat moved on; prints microseconds per pass
  *       and the allocations made during the passes.
+ *   bench perfread N [MEMBERS]
+ *       N reads of one group of MEMBERS (4) software events on CPU 0 through
+ *       the perf_event_open backend; prints microseconds a read.
  *   bench fetch DSO INIT DOMAIN CLUSTER ITEM N
  *       loads a PMDA DSO in a local context and times N fetches of one metric,
  *       all instances; prints microseconds per fetch and the instance count.
@@ -18,6 +21,13 @@
  *       ns the program adds to each switch, and the ratio with / without;
  *       then, from one more run, the program's own ns a call as the kernel's
  *       BPF statistics count it.
+ *   bench corepass ROOT N [CONFIG]
+ *       the core counters' part of N sampling passes (src/source_core.c: one
+ *       read of every group, scaled and added up) beside the bare reads of
+ *       the same groups through the same backend, nothing done with them;
+ *       prints microseconds of each a pass, the allocations of the timed
+ *       passes, the groups and the members read.  ROOT / without CONFIG:
+ *       this machine's counters through perf_event_open.
  *   bench schedpass NPROC PASSES [CONFIG]
  *       the sampling pass on this machine (root /, the software PURR on) with
  *       NPROC extra processes the program has charged, all blocked; prints
@@ -48,6 +58,8 @@
 #include "source_amd.h"
 #include "sampler.h"
 #include "sched_purr.h"
+#include "source.h"
+#include "source_core.h"
 #include "source_sched.h"
 #include "sysroot.h"
 
@@ -136,18 +148,23 @@ static int sample(const char *root, int n, const char *config)
 }
 
 /* What one group read costs through the perf_event_open backend: a group
- * of four software events on CPU 0, as a Data Fabric group of four. */
-static int perfread(int n)
+ * of members (four unless told: a Data Fabric group) software events on
+ * CPU 0. */
+static int perfread(int n, int members)
 {
-	struct ctr_event ev[4];
+	struct ctr_event ev[CTR_GROUP_MAX];
 	struct ctr_backend *b = ctr_perf_new(1);
 	struct ctr_reading r;
 	double t[32];
 	int h, per = n / 32 > 0 ? n / 32 : 1;
 
-	for (int i = 0; i < 4; i++)
+	if (members < 1 || members > CTR_GROUP_MAX) {
+		fprintf(stderr, "bench: perfread: 1 to %d members\n", CTR_GROUP_MAX);
+		return 2;
+	}
+	for (int i = 0; i < members; i++)
 		ev[i] = (struct ctr_event){ PERF_TYPE_SOFTWARE, { PERF_COUNT_SW_CPU_CLOCK, 0, 0 } };
-	if ((h = b->ops->open_group(b, 0, ev, 4)) < 0) {
+	if ((h = b->ops->open_group(b, 0, ev, members)) < 0) {
 		fprintf(stderr, "bench: %s\n", b->why);
 		return 1;
 	}
@@ -613,12 +630,70 @@ static int schedpass(int nproc, int passes, const char *config)
 	return sts;
 }
 
+/* The bare reads of every group the core source has open: what the pass
+ * cannot do without. */
+static void bare_reads(const struct core_state *st)
+{
+	struct ctr_reading r;
+
+	st->backend->ops->begin_pass(st->backend);
+	for (int cell = 0; cell < st->ctr.ncpus * st->ctr.ngroups; cell++)
+		if (st->ctr.slot[cell].handle >= 0)
+			st->backend->ops->read_group(st->backend, st->ctr.slot[cell].handle, &r);
+}
+
+static int corepass(const char *root, int n, const char *config)
+{
+	struct sampler s;
+	const struct core_state *st;
+	void *state;
+	double pass[32], bare[32];
+	long before, allocs;
+	int batches = 32, per = n / batches > 0 ? n / batches : 1, members = 0;
+
+	smt_log_set_sink(quiet);
+	sr_set_root(root);
+	sampler_init(&s, config, config == NULL);
+	st = sampler_core(&s);
+	state = source_state(&s, &core_source);
+	if (!st || !st->on) {
+		fprintf(stderr, "bench: corepass: %s\n", sampler_status(&s, "core"));
+		sampler_free(&s);
+		return 1;
+	}
+	for (int cell = 0; cell < st->ctr.ncpus * st->ctr.ngroups; cell++)
+		if (st->ctr.slot[cell].handle >= 0)
+			members += st->ctr.spec[cell % st->ctr.ngroups].n;
+	core_source.read(&s, state, false);
+	before = allocations;
+	for (int b = 0; b < batches; b++) {
+		double start = now();
+		for (int i = 0; i < per; i++)
+			core_source.read(&s, state, false);
+		pass[b] = (now() - start) / per;
+	}
+	allocs = allocations - before;
+	for (int b = 0; b < batches; b++) {
+		double start = now();
+		for (int i = 0; i < per; i++)
+			bare_reads(st);
+		bare[b] = (now() - start) / per;
+	}
+	printf("pass_us %.1f bare_us %.1f allocations %ld groups %d members %d cpus %d\n",
+	       median(pass, batches) * 1e6, median(bare, batches) * 1e6, allocs, st->ctr.nopen,
+	       members, s.topo.nonline);
+	sampler_free(&s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "corepass") == 0)
+		return corepass(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "sample") == 0)
 		return sample(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
-	if (argc == 3 && strcmp(argv[1], "perfread") == 0)
-		return perfread(atoi(argv[2]));
+	if ((argc == 3 || argc == 4) && strcmp(argv[1], "perfread") == 0)
+		return perfread(atoi(argv[2]), argc == 4 ? atoi(argv[3]) : 4);
 	if (argc == 3 && strcmp(argv[1], "switch") == 0)
 		return switches(atoi(argv[2]));
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "schedpass") == 0)
@@ -629,8 +704,8 @@ int main(int argc, char **argv)
 	if (argc == 10 && strcmp(argv[1], "fetch") == 0 && strcmp(argv[8], "--prime") == 0)
 		return fetch(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]), argv[6],
 			     atoi(argv[7]), argv[9]);
-	fprintf(stderr, "Usage: bench sample ROOT N | "
+	fprintf(stderr, "Usage: bench sample ROOT N | bench corepass ROOT N [CONFIG] | "
 		"bench fetch DSO INIT DOMAIN CLUSTER ITEM[-ITEM] N [--prime ROOT] | "
-		"bench switch ROUNDS | bench schedpass NPROC PASSES [CONFIG]\n");
+		"bench perfread N [MEMBERS] | bench switch ROUNDS | bench schedpass NPROC PASSES [CONFIG]\n");
 	return 2;
 }
