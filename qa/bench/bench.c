@@ -645,8 +645,7 @@ static void bare_reads(const struct core_state *st)
 static int corepass(const char *root, int n, const char *config)
 {
 	struct sampler s;
-	const struct core_state *st;
-	void *state;
+	struct core_state *st;
 	double pass[32], bare[32];
 	long before, allocs;
 	int batches = 32, per = n / batches > 0 ? n / batches : 1, members = 0;
@@ -654,8 +653,7 @@ static int corepass(const char *root, int n, const char *config)
 	smt_log_set_sink(quiet);
 	sr_set_root(root);
 	sampler_init(&s, config, config == NULL);
-	st = sampler_core(&s);
-	state = source_state(&s, &core_source);
+	st = source_state(&s, &core_source);
 	if (!st || !st->on) {
 		fprintf(stderr, "bench: corepass: %s\n", sampler_status(&s, "core"));
 		sampler_free(&s);
@@ -664,12 +662,12 @@ static int corepass(const char *root, int n, const char *config)
 	for (int cell = 0; cell < st->ctr.ncpus * st->ctr.ngroups; cell++)
 		if (st->ctr.slot[cell].handle >= 0)
 			members += st->ctr.spec[cell % st->ctr.ngroups].n;
-	core_source.read(&s, state, false);
+	core_source.read(&s, st, false);
 	before = allocations;
 	for (int b = 0; b < batches; b++) {
 		double start = now();
 		for (int i = 0; i < per; i++)
-			core_source.read(&s, state, false);
+			core_source.read(&s, st, false);
 		pass[b] = (now() - start) / per;
 	}
 	allocs = allocations - before;
