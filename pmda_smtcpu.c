@@ -111,13 +111,14 @@ static pmdaMetric metrictab[] = {
 	METRIC(CLUSTER_ALL, 6, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
 	METRIC(CLUSTER_ALL, 7, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
 	METRIC(CLUSTER_ALL, 8, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
-	/* smt.model.{threads,factors,cpu_share,preliminary,cores,basis} */
+	/* smt.model.{threads,factors,cpu_share,preliminary,cores,basis,origin} */
 	METRIC(CLUSTER_MODEL, 0, PM_TYPE_U32, MODEL_INDOM, PM_SEM_DISCRETE, COUNT_UNITS),
 	METRIC(CLUSTER_MODEL, 1, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
 	METRIC(CLUSTER_MODEL, 2, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
 	METRIC(CLUSTER_MODEL, 3, PM_TYPE_U32, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
 	METRIC(CLUSTER_MODEL, 4, PM_TYPE_U32, MODEL_INDOM, PM_SEM_INSTANT, COUNT_UNITS),
 	METRIC(CLUSTER_MODEL, 5, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
+	METRIC(CLUSTER_MODEL, 6, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
 	/* smtcpu.{status,control.period,control.sample,sampler.passes,sampler.time,root,config} */
 	METRIC(CLUSTER_AGENT, 0, PM_TYPE_STRING, SOURCE_INDOM, PM_SEM_INSTANT, NO_UNITS),
 	METRIC(CLUSTER_AGENT, 1, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, MS_UNITS),
@@ -567,6 +568,7 @@ static int fetch_model(unsigned int item, const struct smt_table *t, pmAtomValue
 	case 3: atom->ul = t->preliminary; break;
 	case 4: atom->ul = (uint32_t)cores_using(t); break;
 	case 5: atom->cp = (char *)t->basis; break;
+	case 6: atom->cp = (char *)smt_origin_name(t->origin); break;
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;

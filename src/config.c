@@ -87,7 +87,8 @@ static void parse_table(struct smt_config *cfg, int line, char **word, int nword
 		return;
 	}
 	snprintf(t.name, sizeof t.name, "%s", word[1]);
-	t.basis = "configuration file";
+	snprintf(t.basis, sizeof t.basis, "%s:%d", cfg->path, line);
+	t.origin = SMT_ORIGIN_CONFIGURED;
 	for (int i = 2; i < nwords; i++) {
 		const char *end;
 		double v;
@@ -212,12 +213,41 @@ static void parse_siblings(struct smt_config *cfg, int lineno, int n, char **wor
 		snprintf(cfg->siblings[cfg->nsiblings++], sizeof cfg->siblings[0], "%s", word[1]);
 }
 
+/* "basis NAME fitted|calibrated|stated TEXT...": how the factors of a table
+ * above were come by, for smt.model.origin and smt.model.basis. */
+static void parse_basis(struct smt_config *cfg, int lineno, int n, char **word)
+{
+	struct smt_table *t = NULL;
+	size_t used = 0;
+	int origin = n >= 4 ? smt_origin_parse(word[2]) : -1;
+
+	if (origin < 0) {
+		fail(cfg, lineno, "basis takes a table name, fitted, calibrated or stated, and "
+		     "where the factors come from, e.g. \"basis mybox-smt2 stated vendor sheet\"");
+		return;
+	}
+	for (int i = 0; i < cfg->ntables; i++)
+		if (strcmp(cfg->tables[i].name, word[1]) == 0)
+			t = &cfg->tables[i];
+	if (t == NULL) {
+		fail(cfg, lineno, "basis %.40s: no table of that name above this line", word[1]);
+		return;
+	}
+	t->origin = (enum smt_origin)origin;
+	for (int i = 3; i < n && used < sizeof t->basis; i++)
+		used += (size_t)snprintf(t->basis + used, sizeof t->basis - used, "%s%s",
+					 i > 3 ? " " : "", word[i]);
+}
+
+/* Words on a line: a basis line's text may run to a sentence. */
+#define CONFIG_MAX_WORDS 64
+
 static void apply_line(struct smt_config *cfg, int lineno, char *text, int *model_line)
 {
-	char *word[SMT_MAX_THREADS + 4];
+	char *word[CONFIG_MAX_WORDS];
 	int n;
 
-	if ((n = split_words(text, word, SMT_MAX_THREADS + 4)) == 0)
+	if ((n = split_words(text, word, CONFIG_MAX_WORDS)) == 0)
 		return;
 	if (strcmp(word[0], "period") == 0) {
 		unsigned ms = n == 2 ? config_parse_period(word[1]) : 0;
@@ -229,6 +259,8 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 			cfg->period_ms = ms;
 	} else if (strcmp(word[0], "table") == 0) {
 		parse_table(cfg, lineno, word, n);
+	} else if (strcmp(word[0], "basis") == 0) {
+		parse_basis(cfg, lineno, n, word);
 	} else if (strcmp(word[0], "model") == 0) {
 		if (n != 2) {
 			fail(cfg, lineno, "model takes one table name");
@@ -263,7 +295,7 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 	} else if (strcmp(word[0], "siblings") == 0) {
 		parse_siblings(cfg, lineno, n, word);
 	} else {
-		fail(cfg, lineno, "unknown setting \"%.40s\" (expected period, table, model, "
+		fail(cfg, lineno, "unknown setting \"%.40s\" (expected period, table, basis, model, "
 		     "pmu_counters, dram_channels, dram_peak, xgmi, replay, sched or siblings)",
 		     word[0]);
 	}

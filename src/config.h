@@ -4,6 +4,9 @@
  *   period 1s                      sampling period (ms, or with "ms" / "s")
  *   table NAME T1 T2 ... [preliminary]
  *                                  add a factor table, or replace a built-in one
+ *   basis NAME fitted|calibrated|stated TEXT...
+ *                                  how the factors of table NAME (above) were
+ *                                  come by, and where from
  *   model NAME                     use table NAME for every core instead of
  *                                  choosing one from /proc/cpuinfo
  *   pmu_counters PMU N             counters the PMU has (amd_df, amd_l3,

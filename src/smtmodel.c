@@ -18,22 +18,44 @@
 
 static const struct smt_table builtin[] = {
 	{ "none", 1, { 0, 1 }, false,
-	  "no SMT: each thread is a core of its own" },
+	  "no SMT: each thread is a core of its own", SMT_ORIGIN_BUILTIN },
 	{ "power7-smt4", 4, { 0, 1, 1.4, 1.5, 1.6 }, false,
-	  "seed 000 Table-1 (IBM: +40% at 2 threads, +60% at 4; 3 threads measured)" },
+	  "seed 000 Table-1 (IBM: +40% at 2 threads, +60% at 4; 3 threads measured)", SMT_ORIGIN_BUILTIN },
 	{ "power7-smt2", 2, { 0, 1, 1.4 }, false,
-	  "seed 000 (IBM: +40% at 2 threads)" },
+	  "seed 000 (IBM: +40% at 2 threads)", SMT_ORIGIN_BUILTIN },
 	{ "power8-smt4", 4,
 	  { 0, 1, 1 + P8S4_A, 1 + 1.25 * P8S4_A, 1 + 1.5 * P8S4_A }, true,
-	  "seed 000 section 8: one thread 60% of the core; other levels by the POWER7 shape" },
+	  "seed 000 section 8: one thread 60% of the core; other levels by the POWER7 shape", SMT_ORIGIN_BUILTIN },
 	{ "power8-smt8", 8,
 	  { 0, 1, 1 + P8S8_A, 1 + 1.25 * P8S8_A, 1 + 1.5 * P8S8_A,
 	    1 + 1.5625 * P8S8_A, 1 + 1.625 * P8S8_A, 1 + 1.6875 * P8S8_A, 1 + 1.75 * P8S8_A },
 	  true,
-	  "seed 000 section 8: one thread 56% of the core; other levels by the POWER7 shape" },
+	  "seed 000 section 8: one thread 56% of the core; other levels by the POWER7 shape", SMT_ORIGIN_BUILTIN },
 	{ "x86-smt2", 2, { 0, 1, 1.25 }, false,
-	  "Hyper-Threading / AMD SMT: +25% core throughput with 2 threads (see README)" },
+	  "Hyper-Threading / AMD SMT: +25% core throughput with 2 threads (see README)", SMT_ORIGIN_BUILTIN },
 };
+
+static const char *const origin_names[] = {
+	[SMT_ORIGIN_BUILTIN] = "built-in",
+	[SMT_ORIGIN_CONFIGURED] = "configured",
+	[SMT_ORIGIN_FITTED] = "fitted",
+	[SMT_ORIGIN_CALIBRATED] = "calibrated",
+	[SMT_ORIGIN_STATED] = "stated",
+};
+
+const char *smt_origin_name(enum smt_origin origin)
+{
+	return (unsigned)origin < sizeof origin_names / sizeof origin_names[0] ?
+	       origin_names[origin] : "unknown";
+}
+
+int smt_origin_parse(const char *word)
+{
+	for (int o = SMT_ORIGIN_FITTED; o <= SMT_ORIGIN_STATED; o++)
+		if (strcmp(word, origin_names[o]) == 0)
+			return o;
+	return -1;
+}
 
 const struct smt_table *smt_builtin_tables(int *count)
 {

@@ -13,14 +13,32 @@
 
 #define SMT_MAX_THREADS 8
 #define SMT_NAME_MAX 32
+#define SMT_BASIS_MAX 192
+
+/* How a table's factors were come by (smt.model.origin). */
+enum smt_origin {
+	SMT_ORIGIN_BUILTIN,		/* smtcpu's own, from the source in basis */
+	SMT_ORIGIN_CONFIGURED,		/* a configuration file's, nothing said of them */
+	SMT_ORIGIN_FITTED,		/* fitted to measured runs (smtcpu-model --fit) */
+	SMT_ORIGIN_CALIBRATED,		/* measured on a host (smtcpu-model --calibrate) */
+	SMT_ORIGIN_STATED,		/* someone's stated figures, cited in basis */
+};
 
 struct smt_table {
 	char name[SMT_NAME_MAX];
 	int nthreads;				/* S */
 	double T[SMT_MAX_THREADS + 1];		/* T[1..S]; T[0] unused */
 	bool preliminary;			/* figures not yet verified */
-	const char *basis;			/* where the figures come from */
+	char basis[SMT_BASIS_MAX];		/* where the figures come from */
+	enum smt_origin origin;
 };
+
+/* "built-in", "configured", "fitted", "calibrated", "stated". */
+const char *smt_origin_name(enum smt_origin origin);
+
+/* The origin a configuration file's word names (fitted, calibrated,
+ * stated), or -1. */
+int smt_origin_parse(const char *word);
 
 /* The built-in tables, in a fixed order. */
 const struct smt_table *smt_builtin_tables(int *count);

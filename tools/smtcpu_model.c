@@ -5,6 +5,9 @@
  *   smtcpu-model --list
  *   smtcpu-model --model NAME
  *   smtcpu-model --model NAME --cores C --jobs A-B [--policy raw|scaledN] [--base X]
+ *   smtcpu-model --fit FILE [--base X] [--name NAME]
+ *   smtcpu-model --calibrate [--kernel K | --command CMD] [--cpus LIST]
+ *                [--duration S] [--repeat N] [--name NAME]
  *   any of them with --config FILE
  */
 #include <getopt.h>
@@ -14,7 +17,9 @@
 #include <string.h>
 
 #include "config.h"
+#include "model_tool.h"
 #include "parsenum.h"
+#include "runsfile.h"
 #include "smtmodel.h"
 
 #define MAX_CORES 4096
@@ -26,6 +31,10 @@ static void usage(FILE *f)
 		"       smtcpu-model [--config FILE] --model NAME\n"
 		"       smtcpu-model [--config FILE] --model NAME --cores C --jobs A[-B]\n"
 		"                    [--policy raw|scaled2|scaled4|scaledN] [--base X]\n"
+		"       smtcpu-model [--config FILE] --fit RUNS [--base X] [--name NAME]\n"
+		"       smtcpu-model [--config FILE] --calibrate [--kernel int|float|chase |\n"
+		"                    --command CMD] [--cpus LIST] [--duration SECONDS]\n"
+		"                    [--repeat N] [--name NAME]\n"
 		"\n"
 		"  --list      the factor tables: built in, and from --config\n"
 		"  --model     per SMT level: core throughput T(k), throughput per thread\n"
@@ -36,7 +45,20 @@ static void usage(FILE *f)
 		"              throughput base * sum T(level) (seed 000's Table-3)\n"
 		"  --policy    raw: one thread per core first (AIX's default); scaledN:\n"
 		"              N threads of a core before the next (default raw)\n"
-		"  --base      throughput of one job alone on a core (default 1)\n");
+		"  --base      throughput of one job alone on a core (default 1; with\n"
+		"              --fit, held there instead of fitted)\n"
+		"  --fit       fit T(k) by least squares to measured runs, one a line:\n"
+		"              \"run THROUGHPUT B1 B2 ...\" (busy threads on each core) or\n"
+		"              \"level K PER_THREAD\"; compare the fit with the tables of\n"
+		"              the same S and print the lines for smtcpu.conf\n"
+		"  --calibrate run a kernel (default int) or a command on 1..S threads of\n"
+		"              one core, measure the throughput, fit T(k) the same way\n"
+		"  --cpus      the CPUs to treat as one core's threads (default: the\n"
+		"              first core with the most threads, from sysfs)\n"
+		"  --duration  seconds each measurement runs (default 2)\n"
+		"  --repeat    measurements of each level (default 3)\n"
+		"  --name      the fitted table's name in smtcpu.conf (default fitted\n"
+		"              or calibrated)\n");
 }
 
 static int bad(const char *fmt, const char *arg)
@@ -123,6 +145,32 @@ static int parse_jobs(const char *s, int *from, int *to)
 	return 0;
 }
 
+/* What the configuration file accepts as a table name. */
+static int valid_table_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 0 && len < SMT_NAME_MAX && strspn(name,
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+") == len;
+}
+
+static int fit_file(const char *path, double base_fixed, const struct smt_config *cfg,
+		    const char *name)
+{
+	static struct runs_file rf;
+	char source[SMT_BASIS_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (runs_load(&rf, path) < 0) {
+		fprintf(stderr, "smtcpu-model: %s\n", rf.error);
+		return 2;
+	}
+	snprintf(source, sizeof source, "from %s", slash ? slash + 1 : path);
+	printf("Fitting %s: ", path);
+	return fit_report(rf.runs, rf.nruns, rf.threads, base_fixed, cfg,
+			  &(struct fit_label){ name, "fitted", source }) ? 2 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -133,11 +181,20 @@ int main(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "base", required_argument, NULL, 'b' },
 		{ "config", required_argument, NULL, 'f' },
+		{ "fit", required_argument, NULL, 'F' },
+		{ "calibrate", no_argument, NULL, 'C' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "command", required_argument, NULL, 'x' },
+		{ "cpus", required_argument, NULL, 'u' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *model = NULL, *config = NULL, *jobs = NULL;
-	int list = 0, ncores = 0, from = 0, to = 0, fill = 1, opt;
+	const char *model = NULL, *config = NULL, *jobs = NULL, *fit = NULL, *name = NULL;
+	struct calibration cal = { .kernel = NULL, .seconds = 2, .repeat = 3 };
+	int list = 0, ncores = 0, from = 0, to = 0, fill = 1, opt, calibrating = 0, base_given = 0;
 	double base = 1;
 	struct smt_config cfg;
 	const struct smt_table *t;
@@ -146,6 +203,22 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, "lm:c:j:p:b:f:h", longopts, NULL)) != -1) {
 		switch (opt) {
+		case 'F': fit = optarg; break;
+		case 'C': calibrating = 1; break;
+		case 'k': cal.kernel = optarg; break;
+		case 'x': cal.command = optarg; break;
+		case 'u': cal.cpus = optarg; break;
+		case 'n': name = optarg; break;
+		case 'd':
+			if ((end = pn_decimal_prefix(optarg, &cal.seconds)) == NULL || *end != '\0' ||
+			    !(cal.seconds >= 0.1 && cal.seconds <= 3600))
+				return bad("--duration %s: expected seconds from 0.1 to 3600", optarg);
+			break;
+		case 'r':
+			if (pn_long(optarg, 1, 100, &number) < 0 || strchr(optarg, '\n'))
+				return bad("--repeat %s: expected a count from 1 to 100", optarg);
+			cal.repeat = (int)number;
+			break;
 		case 'l': list = 1; break;
 		case 'm': model = optarg; break;
 		case 'f': config = optarg; break;
@@ -169,6 +242,7 @@ int main(int argc, char **argv)
 			if ((end = pn_decimal_prefix(optarg, &base)) == NULL || *end != '\0' ||
 			    !(base > 0))
 				return bad("--base %s: expected a positive number", optarg);
+			base_given = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -182,6 +256,23 @@ int main(int argc, char **argv)
 		return bad("unexpected argument \"%s\"", argv[optind]);
 	if (config_load(&cfg, config, 0) != 0)
 		return 2;	/* config_load said FILE:LINE: why */
+	if (name && !valid_table_name(name))
+		return bad("--name %s: a table name is letters, digits, - _ . + (under 32)", name);
+	if (fit || calibrating) {
+		if (list || model || jobs || ncores || (fit && calibrating))
+			return bad("%s", "--fit and --calibrate go alone (with --config, --base, --name)");
+		if (!calibrating && (cal.kernel || cal.command || cal.cpus))
+			return bad("%s", "--kernel, --command and --cpus go with --calibrate");
+		if (calibrating && base_given)
+			return bad("%s", "--base goes with --fit, not --calibrate");
+		if (cal.kernel && cal.command)
+			return bad("%s", "--kernel or --command, not both");
+		if (fit)
+			return fit_file(fit, base_given ? base : 0, &cfg, name ? name : "fitted");
+		cal.name = name ? name : "calibrated";
+		cal.kernel = cal.kernel ? cal.kernel : "int";
+		return calibrate(&cal, &cfg);
+	}
 	if (list) {
 		if (model || jobs || ncores)
 			return bad("%s", "--list takes no other option but --config");
