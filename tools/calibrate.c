@@ -17,6 +17,7 @@
 
 #include "cpulist.h"
 #include "model_tool.h"
+#include "sysroot.h"
 #include "topology.h"
 
 #define MAX_REPEAT 100
@@ -25,6 +26,7 @@ struct copy_result {
 	double ops;		/* kernel operations, or command runs completed */
 	double seconds;		/* from the start signal to the copy's end */
 	int error;		/* errno of a failed pin, or -1: the command failed */
+	int cpu;		/* where the copy ran */
 };
 
 /* CPUs counted as one core: --cpus, or the first core with the most threads. */
@@ -42,7 +44,9 @@ static int core_cpus(const char *list, int *cpus, char *why, size_t whylen)
 		}
 		return n;
 	}
-	if (topology_init(&topo) < 0 || topo.ncores == 0) {
+	/* sysfs below $SMTCPU_ROOT, as the PMDA reads it */
+	if (sr_set_root(getenv("SMTCPU_ROOT")) < 0 || topology_init(&topo) < 0 ||
+	    topo.ncores == 0) {
 		snprintf(why, whylen, "cannot read the CPU topology from sysfs: name the CPUs "
 			 "of one core with --cpus");
 		topology_free(&topo);
@@ -92,7 +96,7 @@ static double run_command(const char *command, double deadline, struct copy_resu
 static void copy_main(const struct calibration *c, const struct cpu_kernel *k, int cpu,
 		      int go, int out)
 {
-	struct copy_result res = { 0, 0, 0 };
+	struct copy_result res = { 0, 0, 0, cpu };
 	char byte;
 	double start;
 
@@ -143,7 +147,7 @@ static double measure(const struct calibration *c, const struct cpu_kernel *k, c
 		} else if (res.error != 0) {
 			failed = 1;
 			if (res.error > 0)
-				snprintf(why, whylen, "cannot run on CPU %d: %s", cpus[i],
+				snprintf(why, whylen, "cannot run on CPU %d: %s", res.cpu,
 					 strerror(res.error));
 			else
 				snprintf(why, whylen, "the command failed: %s", c->command);
@@ -215,8 +219,9 @@ int calibrate(const struct calibration *c, const struct smt_config *cfg)
 	for (int i = 0; i < S; i++)
 		used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", i ? "," : "", cpus[i]);
 	gethostname(host, sizeof host - 1);
-	printf("Calibrating CPUs %s as one core's %d threads%s: %s, %d run%s of %g s a level\n\n",
-	       list, S, c->cpus ? " (as --cpus says)" : "", k ? k->what : c->command,
+	printf("Calibrating CPUs %s as one core's %d threads%s: %s%s%s, %d run%s of %g s a "
+	       "level\n\n", list, S, c->cpus ? " (as --cpus says)" : "",
+	       k ? k->what : "the command \"", k ? "" : c->command, k ? "" : "\"",
 	       c->repeat, c->repeat > 1 ? "s" : "", c->seconds);
 	for (int r = 0; r < c->repeat; r++)
 		for (int level = 1; level <= S; level++) {
@@ -232,6 +237,6 @@ int calibrate(const struct calibration *c, const struct smt_config *cfg)
 	print_levels((const double (*)[SMT_MAX_THREADS + 1])rates, c->repeat, S, cpus);
 	snprintf(source, sizeof source, "on %s cpus %s with the %s %s", host, list,
 		 k ? k->name : "command", k ? "kernel" : c->command);
-	return fit_report(runs, n, S, 0, cfg, &(struct fit_label){ c->name, "calibrated", source })
+	return fit_report(runs, n, S, 0, cfg, &(struct fit_label){ "", c->name, "calibrated", source })
 	       ? 2 : 0;
 }

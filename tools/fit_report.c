@@ -105,7 +105,7 @@ int fit_report(const struct smt_run *runs, int n, int S, double base_fixed,
 	snprintf(m[nm].name, sizeof m[nm].name, "every thread a core");
 	smt_fit_score(naive, S, runs, n, base_fixed, &m[nm++].fit);
 
-	printf("%d runs, S = %d threads per core, %s\n\n", n, S, base_fixed > 0 ?
+	printf("%s%d runs, S = %d threads per core, %s\n\n", label->heading, n, S, base_fixed > 0 ?
 	       "the base (one thread alone on a core) held at --base" :
 	       "each model with the base (one thread alone on a core) that fits it best");
 	printf("%-20s %10s  %-32s %9s %9s\n", "model", "base", "T(1) .. T(S)", "mean err",

@@ -12,6 +12,7 @@
 
 /* What a table line and its basis line say of a fit. */
 struct fit_label {
+	const char *heading;		/* what the report's first line starts with */
 	const char *name;		/* the table's name in smtcpu.conf */
 	const char *origin;		/* "fitted" or "calibrated" */
 	const char *source;		/* "from FILE" or "on HOST cpus ... with ..." */

@@ -11,6 +11,7 @@
  *   any of them with --config FILE
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,8 +89,13 @@ static void list_tables(const struct smt_config *cfg)
 	int n;
 
 	printf("%-16s %2s  %-50s\n", "name", "S", "T(1) .. T(S)");
-	for (int i = 0; i < cfg->ntables; i++)
-		list_one(&cfg->tables[i], "(configuration file)");
+	for (int i = 0; i < cfg->ntables; i++) {
+		char origin[64] = "(configuration file)";
+		if (cfg->tables[i].origin != SMT_ORIGIN_CONFIGURED)
+			snprintf(origin, sizeof origin, "(configuration file: %s)",
+				 smt_origin_name(cfg->tables[i].origin));
+		list_one(&cfg->tables[i], origin);
+	}
 	builtin = smt_builtin_tables(&n);
 	for (int i = 0; i < n; i++)
 		if (config_find_table(cfg, builtin[i].name) == &builtin[i])
@@ -158,7 +164,7 @@ static int fit_file(const char *path, double base_fixed, const struct smt_config
 		    const char *name)
 {
 	static struct runs_file rf;
-	char source[SMT_BASIS_MAX];
+	char source[SMT_BASIS_MAX], heading[PATH_MAX + 16];
 	const char *slash = strrchr(path, '/');
 
 	if (runs_load(&rf, path) < 0) {
@@ -166,9 +172,9 @@ static int fit_file(const char *path, double base_fixed, const struct smt_config
 		return 2;
 	}
 	snprintf(source, sizeof source, "from %s", slash ? slash + 1 : path);
-	printf("Fitting %s: ", path);
+	snprintf(heading, sizeof heading, "Fitting %s: ", path);
 	return fit_report(rf.runs, rf.nruns, rf.threads, base_fixed, cfg,
-			  &(struct fit_label){ name, "fitted", source }) ? 2 : 0;
+			  &(struct fit_label){ heading, name, "fitted", source }) ? 2 : 0;
 }
 
 int main(int argc, char **argv)
