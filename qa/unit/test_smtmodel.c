@@ -87,9 +87,9 @@ static void builtin_tables_are_valid(void **state)
 
 static void bad_tables_are_refused(void **state)
 {
-	struct smt_table up_then_down = { "x", 3, { 0, 1, 1.4, 1.3 }, false, "" };
-	struct smt_table accelerating = { "y", 3, { 0, 1, 1.1, 1.5 }, false, "" };
-	struct smt_table not_one = { "z", 2, { 0, 1.2, 1.4 }, false, "" };
+	struct smt_table up_then_down = { "x", 3, { 0, 1, 1.4, 1.3 }, false, "", SMT_ORIGIN_CONFIGURED };
+	struct smt_table accelerating = { "y", 3, { 0, 1, 1.1, 1.5 }, false, "", SMT_ORIGIN_CONFIGURED };
+	struct smt_table not_one = { "z", 2, { 0, 1.2, 1.4 }, false, "", SMT_ORIGIN_CONFIGURED };
 	char why[256];
 	(void)state;
 
