@@ -106,7 +106,7 @@ static void print_levels(const struct smt_table *t)
 {
 	printf("model %s: S = %d threads per core%s\n", t->name, t->nthreads,
 	       t->preliminary ? " (PRELIMINARY figures)" : "");
-	printf("basis: %s\n\n", t->basis);
+	printf("basis: %s\norigin: %s\n\n", t->basis, smt_origin_name(t->origin));
 	printf("smt | Throughput/core | Throughput/HTC | CPU%% |\n");
 	for (int k = 1; k <= t->nthreads; k++)
 		printf("%d | %.4g | %.4g | %.2f |\n", k, t->T[k], t->T[k] / k,
