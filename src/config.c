@@ -60,7 +60,7 @@ const struct smt_table *config_find_table(const struct smt_config *cfg, const ch
 	return NULL;
 }
 
-static int valid_name(const char *name)
+int config_valid_table_name(const char *name)
 {
 	if (!*name || strlen(name) >= SMT_NAME_MAX)
 		return 0;
@@ -81,7 +81,7 @@ static void parse_table(struct smt_config *cfg, int line, char **word, int nword
 		fail(cfg, line, "table needs a name and at least one factor: table NAME T1 T2 ...");
 		return;
 	}
-	if (!valid_name(word[1])) {
+	if (!config_valid_table_name(word[1])) {
 		fail(cfg, line, "table name \"%s\" must be letters, digits, - _ . + (under %d)",
 		     word[1], SMT_NAME_MAX);
 		return;

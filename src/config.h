@@ -73,6 +73,10 @@ int config_parse(struct smt_config *cfg, const char *path, const char *text, siz
 /* A table by name: the file's first, then the built-in ones; NULL if none. */
 const struct smt_table *config_find_table(const struct smt_config *cfg, const char *name);
 
+/* Whether a table line would take name: letters, digits, - _ . +, under
+ * SMT_NAME_MAX characters. */
+int config_valid_table_name(const char *name);
+
 /* The configured counter count for a PMU ("amd_umc" for every amd_umc_N),
  * or fallback. */
 int config_pmu_counters(const struct smt_config *cfg, const char *pmu, int fallback);

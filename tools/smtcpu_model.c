@@ -151,15 +151,6 @@ static int parse_jobs(const char *s, int *from, int *to)
 	return 0;
 }
 
-/* What the configuration file accepts as a table name. */
-static int valid_table_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	return len > 0 && len < SMT_NAME_MAX && strspn(name,
-		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.+") == len;
-}
-
 static int fit_file(const char *path, double base_fixed, const struct smt_config *cfg,
 		    const char *name)
 {
@@ -262,7 +253,7 @@ int main(int argc, char **argv)
 		return bad("unexpected argument \"%s\"", argv[optind]);
 	if (config_load(&cfg, config, 0) != 0)
 		return 2;	/* config_load said FILE:LINE: why */
-	if (name && !valid_table_name(name))
+	if (name && !config_valid_table_name(name))
 		return bad("--name %s: a table name is letters, digits, - _ . + (under 32)", name);
 	if (fit || calibrating) {
 		if (list || model || jobs || ncores || (fit && calibrating))
