@@ -5,7 +5,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -86,7 +85,8 @@ int fit_report(const struct smt_run *runs, int n, int S, double base_fixed,
 	static struct model m[MAX_MODELS];
 	struct smt_table free_table = { .nthreads = S };
 	double naive[SMT_MAX_THREADS + 1];
-	char why[256], shape_why[256] = "", factors[SMT_MAX_THREADS * 24], date[16];
+	char why[256], shape_why[256] = "", factors[SMT_MAX_THREADS * 24], date[16],
+	     source[SMT_BASIS_MAX];
 	time_t now = time(NULL);
 	int nm = 2, in_shape;
 
@@ -138,11 +138,16 @@ int fit_report(const struct smt_run *runs, int n, int S, double base_fixed,
 	}
 
 	strftime(date, sizeof date, "%Y-%m-%d", localtime(&now));
+	snprintf(source, sizeof source, "%s", label->source);
 	format_factors(factors, sizeof factors, m[1].fit.T, S);
 	printf("\n# for smtcpu.conf (see smtcpu-model(1)):\n");
 	printf("table %s %s\n", label->name, factors);
+	/* one line whatever the source says: a "#" would start a comment there */
+	for (char *c = source; *c; c++)
+		if (*c == '#' || *c == '\n' || *c == '\r')
+			*c = ' ';
 	printf("basis %s %s %s: %d runs, mean error %.2f%%, worst %.2f%%, %s\n", label->name,
-	       label->origin, label->source, n, 100 * m[1].fit.mean_error,
+	       label->origin, source, n, 100 * m[1].fit.mean_error,
 	       100 * m[1].fit.worst_error, date);
 	return 0;
 }
