@@ -216,6 +216,11 @@ int sched_purr_read_cores(struct sched_purr *sp)
 	void *in = NULL;
 	int err;
 
+	/* The time of the reading is taken before it: a running spell is then
+	 * carried on to a moment the map already covers, never past a change
+	 * the map does not show yet (a sibling starting, this thread stopping),
+	 * so a thread's clock never reads more than it will have a pass later. */
+	sp->now = monotonic_ns();
 	while (done < (__u32)sp->ncpus) {
 		n = (__u32)sp->ncpus - done;
 		err = bpf_map_lookup_batch(sp->cores_fd, in, &out, sp->keys + done, sp->core + done,
@@ -231,7 +236,6 @@ int sched_purr_read_cores(struct sched_purr *sp)
 	/* The batch wrote keys in order; put them back for the next read. */
 	for (__u32 i = 0; i < done; i++)
 		sp->keys[i] = i;
-	sp->now = monotonic_ns();
 	return (int)done;
 }
 
