@@ -266,14 +266,18 @@ struct thread_window {
  * Deltas for every online thread of a core, or 0 when the window cannot be
  * used.  The model needs one window for all threads of a core, and PURR is
  * shared out over the same window as /proc/stat, so:
- *  - a thread without a reading this pass (malformed line or PURR file):
- *    the window is held over, baselines stay, and the next pass covers both;
+ *  - a thread without a reading this pass (malformed line or PURR file), or
+ *    no time passed on /proc/stat's clock (passes within one USER_HZ tick):
+ *    the window is held over, baselines stay, and the next pass covers both,
+ *    so what PURR or the software PURR counted meanwhile is not lost;
  *  - a thread new to the core, or a counter gone backwards: every baseline of
  *    the core starts again from now, and this one window is not counted.
  */
 static int core_window(struct sampler *s, const struct topo_core *c, int purr_files,
 		       struct thread_window *w)
 {
+	double elapsed = 0;
+
 	for (int i = 0; i < c->nthreads; i++) {
 		int cpu = c->cpus[i];
 		const struct smt_cpu_values *v = &s->cpu[cpu];
@@ -313,7 +317,10 @@ static int core_window(struct sampler *s, const struct topo_core *c, int purr_fi
 		double unhalted = v->hw_unhalted - v->win_hw_unhalted;
 		w[i].hw = !(v->hw_fresh && v->win_hw_ok) ? -1 : unhalted <= 0 ? 0 :
 			  (v->hw_clock - v->win_hw_clock) / unhalted * w[i].busy * s->ms_per_tick;
+		elapsed += w[i].window;
 	}
+	if (elapsed <= 0)
+		return 0;
 	rebase_core(s, c);
 	return 1;
 }
@@ -357,8 +364,6 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 		mean_window += w[i].window / n;
 		level += b[i] > 1 ? 1 : b[i];
 	}
-	if (mean_window <= 0)
-		return;		/* no time passed for this core */
 	if (purr_files)
 		split_purr(s, c, w);
 	smt_estimate_core(cv->table, b, n, &e);

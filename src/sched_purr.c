@@ -217,9 +217,11 @@ int sched_purr_read_cores(struct sched_purr *sp)
 	int err;
 
 	/* The time of the reading is taken before it: a running spell is then
-	 * carried on to a moment the map already covers, never past a change
-	 * the map does not show yet (a sibling starting, this thread stopping),
-	 * so a thread's clock never reads more than it will have a pass later. */
+	 * carried on to a moment the map already covers, not past a change the
+	 * map does not show yet (a sibling starting, this thread stopping) --
+	 * but for a change the program timed before this moment and wrote after
+	 * it, waiting for the core's lock, which the reader's high-water mark
+	 * absorbs (highwater.h). */
 	sp->now = monotonic_ns();
 	while (done < (__u32)sp->ncpus) {
 		n = (__u32)sp->ncpus - done;

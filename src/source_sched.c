@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cgroup_path.h"
+#include "highwater.h"
 #include "log.h"
 #include "sampler.h"
 #include "source.h"
@@ -301,6 +302,24 @@ static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, 
 	}
 }
 
+/* Adds a CPU's growth since its last reading to its clocks; false where they
+ * started again (the caller starts counting from this reading). */
+static bool add_reading(struct sched_state *st, int cpu, uint64_t clock, uint64_t busy,
+			struct smt_cpu_values *v)
+{
+	uint64_t dc = highwater_advance(&st->last_clock[cpu], clock, SCHED_BACK_SLACK_NS);
+	uint64_t db = highwater_advance(&st->last_busy[cpu], busy, SCHED_BACK_SLACK_NS);
+
+	if (dc == HIGHWATER_RESTARTED || db == HIGHWATER_RESTARTED) {
+		smt_log_once(SMT_LOG_WARNING, "cpu%d: the software PURR's clocks went back over a "
+			     "second; counting starts again from the new values", cpu);
+		return false;
+	}
+	v->sched_clock += dc;
+	v->sched_busy += db;
+	return true;
+}
+
 /* Per CPU: the clocks become the sampler's measured basis, by increments. */
 static void read_cpus(struct sampler *s, struct sched_state *st)
 {
@@ -321,16 +340,14 @@ static void read_cpus(struct sampler *s, struct sched_state *st)
 			sched_purr_thread_now(&st->sp, c->first_cpu, t, &clock, &busy, &sc, &sb);
 			add_spell(st, th, sc, sb);
 			add_pending(st, &th->pending);
-			if (st->have_last[cpu] && clock >= st->last_clock[cpu] &&
-			    busy >= st->last_busy[cpu]) {
-				v->sched_clock += clock - st->last_clock[cpu];
-				v->sched_busy += busy - st->last_busy[cpu];
+			if (st->have_last[cpu] && add_reading(st, cpu, clock, busy, v)) {
 				v->sched_fresh = true;
+			} else {
+				st->last_clock[cpu] = clock;
+				st->last_busy[cpu] = busy;
 			}
 			if (st->have_last[cpu] && th->missed >= st->last_missed[cpu])
 				st->missed += th->missed - st->last_missed[cpu];
-			st->last_clock[cpu] = clock;
-			st->last_busy[cpu] = busy;
 			st->last_missed[cpu] = th->missed;
 			st->have_last[cpu] = true;
 		}

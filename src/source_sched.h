@@ -20,6 +20,10 @@ struct sampler;
 #define SCHED_CULL_NS (60 * 1000000000ULL)
 /* How often cgroups that were removed are looked for. */
 #define SCHED_CGROUP_CHECK_NS (30 * 1000000000ULL)
+/* How far a CPU's clock may read below the last reading before it is taken
+ * for a counter that started again (src/highwater.h): far more than the
+ * program ever waits for a core's lock, far less than a restart loses. */
+#define SCHED_BACK_SLACK_NS 1000000000ULL
 
 struct sched_state {
 	struct sched_purr sp;

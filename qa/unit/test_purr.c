@@ -222,6 +222,33 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	sampler_free(&s);
 }
 
+/* Two passes within one USER_HZ tick: /proc/stat has not moved, PURR has
+ * (5 ms of it, cpu0 with 0.625 of core0 as in one_second); that window is
+ * held over, not dropped, and the next one counts the 5 ms with its own. */
+static void passes_within_a_tick_lose_nothing(void **state)
+{
+	struct sampler s;
+	(void)state;
+
+	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	sampler_pass(&s);
+	one_second();
+	sampler_pass(&s);
+	assert_float_equal(s.cpu[0].throughput, 625, 1e-9);
+	purr[0] += TB / 200 * 5 / 8;
+	purr[1] += TB / 200 * 3 / 8;
+	idle[1] += TB / 200 * 3 / 8;
+	write_counters();
+	sampler_pass(&s);
+	assert_float_equal(s.cpu[0].throughput, 625, 1e-9);	/* nothing yet */
+	assert_float_equal(s.core[0].capacity, 1000, 1e-9);
+	one_second();
+	sampler_pass(&s);
+	assert_float_equal(s.cpu[0].throughput, 625 + 625 + 625.0 / 200, 1e-9);
+	assert_float_equal(s.core[0].capacity, 2000, 1e-9);	/* /proc/stat's seconds */
+	sampler_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +256,8 @@ int main(void)
 		cmocka_unit_test(purr_shared_out_by_mode),
 		cmocka_unit_test(lparcfg_keys),
 		cmocka_unit_test_setup_teardown(sampler_uses_purr_and_allocates_nothing,
+						make_lpar, fixture_teardown),
+		cmocka_unit_test_setup_teardown(passes_within_a_tick_lose_nothing,
 						make_lpar, fixture_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
