@@ -12,6 +12,8 @@
  *                               token: each runs MS ms while it holds it and
  *                               sleeps while the other does, so they are
  *                               never busy together
+ *   spin now                    the CLOCK_MONOTONIC time in ms (that of the
+ *                               kernel's trace, qa/lib/runtrace)
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -73,6 +75,10 @@ static void ping_pong(int in, int out, double ms, double end, int first)
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "now") == 0) {
+		printf("%.3f\n", now(CLOCK_MONOTONIC) * 1000);
+		return 0;
+	}
 	if (argc == 3) {
 		pin(atoi(argv[1]));
 		started = now(CLOCK_MONOTONIC);
@@ -107,6 +113,6 @@ int main(int argc, char **argv)
 		report();
 		return 0;
 	}
-	fprintf(stderr, "usage: spin CPU SECONDS | spin -p CPU0 CPU1 MS SECONDS\n");
+	fprintf(stderr, "usage: spin CPU SECONDS | spin -p CPU0 CPU1 MS SECONDS | spin now\n");
 	return 2;
 }
