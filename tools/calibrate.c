@@ -5,6 +5,12 @@
  * with k busy threads, over the throughput of one, is T(k).  The levels
  * take turns, repeat after repeat, so a drift in the machine's speed falls
  * on every level alike, and the spread of the repeats is shown.
+ *
+ * A copy's rate is its work over the CPU time the kernel gave it, not over
+ * the wall clock: another task time-sharing its CPU (a shared host) then
+ * leaves the rate alone, where it would have divided it.  What such a
+ * neighbour does change, the threads' time together on the core, is shown:
+ * each level's least share of the wall time any copy ran.
  */
 #include <errno.h>
 #include <sched.h>
@@ -12,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cpulist.h"
@@ -25,6 +33,7 @@
 struct copy_result {
 	double ops;		/* kernel operations, or command runs completed */
 	double seconds;		/* from the start signal to the copy's end */
+	double ran;		/* CPU seconds the kernel gave it (its command's) meanwhile */
 	int error;		/* errno of a failed pin, or -1: the command failed */
 	int cpu;		/* where the copy ran */
 };
@@ -92,31 +101,49 @@ static double run_command(const char *command, double deadline, struct copy_resu
 	return runs;
 }
 
+/* CPU seconds this copy has run: its own, or its commands' (waited for). */
+static double cpu_seconds(int command)
+{
+	struct timespec ts;
+	struct rusage ru;
+
+	if (!command) {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	}
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 /* One copy: pinned, waits for the start, works, reports. */
 static void copy_main(const struct calibration *c, const struct cpu_kernel *k, int cpu,
 		      int go, int out)
 {
-	struct copy_result res = { 0, 0, 0, cpu };
+	struct copy_result res = { 0, 0, 0, 0, cpu };
 	char byte;
-	double start;
+	double start, cpu0;
 
 	pin(cpu, &res);
 	if (read(go, &byte, 1) < 0)	/* end of file: everyone starts now */
 		res.error = errno;
 	start = monotonic_seconds();
+	cpu0 = cpu_seconds(k == NULL);
 	if (res.error == 0)
 		res.ops = k ? (double)k->run(start + c->seconds)
 			    : run_command(c->command, start + c->seconds, &res);
 	res.seconds = monotonic_seconds() - start;
+	res.ran = cpu_seconds(k == NULL) - cpu0;
 	if (write(out, &res, sizeof res) != (ssize_t)sizeof res)
 		_exit(1);
 	_exit(0);
 }
 
 /* The core's throughput with the first level CPUs busy: the sum of the
- * copies' rates.  Returns it, or -1 with why. */
+ * copies' rates, each over the CPU time it ran; *on_cpu the least share of
+ * the wall time a copy ran.  Returns it, or -1 with why. */
 static double measure(const struct calibration *c, const struct cpu_kernel *k, const int *cpus,
-		      int level, char *why, size_t whylen)
+		      int level, double *on_cpu, char *why, size_t whylen)
 {
 	int go[2], out[2], forked = 0, failed = 0;
 	pid_t pids[SMT_MAX_THREADS];
@@ -152,7 +179,11 @@ static double measure(const struct calibration *c, const struct cpu_kernel *k, c
 			else
 				snprintf(why, whylen, "the command failed: %s", c->command);
 		} else if (res.seconds > 0) {
-			total += res.ops / res.seconds;
+			/* a command's children may not have used the CPU at all */
+			double ran = res.ran > 0 ? res.ran : res.seconds;
+			total += res.ops / ran;
+			if (ran / res.seconds < *on_cpu)
+				*on_cpu = ran / res.seconds;
 		}
 	}
 	close(out[0]);
@@ -165,15 +196,15 @@ static double measure(const struct calibration *c, const struct cpu_kernel *k, c
 	return failed ? -1 : total;
 }
 
-static void print_levels(const double rates[][SMT_MAX_THREADS + 1], int repeat, int S,
-			 const int *cpus)
+static void print_levels(const double rates[][SMT_MAX_THREADS + 1], const double *on_cpu,
+			 int repeat, int S, const int *cpus)
 {
-	double mean1 = 0;
+	double mean1 = 0, least = 1;
 
 	for (int r = 0; r < repeat; r++)
 		mean1 += rates[r][1] / repeat;
-	printf("%5s  %-12s %14s %14s %14s %8s\n", "level", "cpus", "core ops/s", "ops/s a thread",
-	       "spread", "T(k)");
+	printf("%5s  %-12s %14s %14s %14s %8s %7s\n", "level", "cpus", "core ops/s", "ops/s a thread",
+	       "spread", "T(k)", "on cpu");
 	for (int k = 1; k <= S; k++) {
 		double mean = 0, lo = rates[0][k], hi = rates[0][k];
 		char list[64] = "";
@@ -187,16 +218,24 @@ static void print_levels(const double rates[][SMT_MAX_THREADS + 1], int repeat, 
 		for (int i = 0; i < k; i++)
 			used += (size_t)snprintf(list + used, sizeof list - used, "%s%d",
 						 i ? "," : "", cpus[i]);
-		printf("%5d  %-12s %14.4g %14.4g %13.1f%% %8.4f\n", k, list, mean, mean / k,
-		       100 * (hi - lo) / mean, mean / mean1);
+		printf("%5d  %-12s %14.4g %14.4g %13.1f%% %8.4f %6.1f%%\n", k, list, mean, mean / k,
+		       100 * (hi - lo) / mean, mean / mean1, 100 * on_cpu[k]);
+		least = on_cpu[k] < least ? on_cpu[k] : least;
 	}
-	printf("(spread: the slowest to the fastest of %d runs, as a share of their mean)\n\n",
-	       repeat);
+	printf("(spread: the slowest to the fastest of %d runs, as a share of their mean; ops/s are "
+	       "per second a copy ran;\n on cpu: the least share of its run's time a copy of the "
+	       "level was on its CPU)\n", repeat);
+	if (least < 0.95)
+		printf("Other tasks shared these CPUs (a copy ran %.0f%% of the time): each rate holds, "
+		       "but the copies\nof a level ran together less than it seems; calibrate on an "
+		       "idle host to see the core fully shared.\n", 100 * least);
+	printf("\n");
 }
 
 int calibrate(const struct calibration *c, const struct smt_config *cfg)
 {
 	static double rates[MAX_REPEAT][SMT_MAX_THREADS + 1];
+	double on_cpu[SMT_MAX_THREADS + 1];
 	static struct smt_run runs[MAX_REPEAT * SMT_MAX_THREADS];
 	const struct cpu_kernel *k = NULL;
 	int cpus[SMT_MAX_THREADS + 1], S, n = 0;
@@ -223,9 +262,12 @@ int calibrate(const struct calibration *c, const struct smt_config *cfg)
 	       "level\n\n", list, S, c->cpus ? " (as --cpus says)" : "",
 	       k ? k->what : "the command \"", k ? "" : c->command, k ? "" : "\"",
 	       c->repeat, c->repeat > 1 ? "s" : "", c->seconds);
+	for (int level = 0; level <= S; level++)
+		on_cpu[level] = 1;
 	for (int r = 0; r < c->repeat; r++)
 		for (int level = 1; level <= S; level++) {
-			if ((rates[r][level] = measure(c, k, cpus, level, why, sizeof why)) <= 0) {
+			if ((rates[r][level] = measure(c, k, cpus, level, &on_cpu[level], why,
+						       sizeof why)) <= 0) {
 				fprintf(stderr, "smtcpu-model: %s\n", rates[r][level] < 0 ? why :
 					"no work done: is the duration too short?");
 				return 2;
@@ -234,7 +276,7 @@ int calibrate(const struct calibration *c, const struct smt_config *cfg)
 			runs[n].cores[level] = 1;
 			runs[n++].throughput = rates[r][level];
 		}
-	print_levels((const double (*)[SMT_MAX_THREADS + 1])rates, c->repeat, S, cpus);
+	print_levels((const double (*)[SMT_MAX_THREADS + 1])rates, on_cpu, c->repeat, S, cpus);
 	snprintf(source, sizeof source, "on %s cpus %s with the %s %s", host, list,
 		 k ? k->name : "command", k ? "kernel" : c->command);
 	return fit_report(runs, n, S, 0, cfg, &(struct fit_label){ "", c->name, "calibrated", source })
