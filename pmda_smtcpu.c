@@ -990,7 +990,12 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 		if (i != PROC_INDOM && i != CGROUP_INDOM && i != CPU_INDOM)
 			pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
-	sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
+	sts = sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
+	if (!sampler_usable(&sampler)) {
+		pmNotifyErr(LOG_ERR, "cannot start: %s", pmErrStr(sts));
+		dp->status = sts < 0 ? sts : -ENOMEM;
+		return;
+	}
 	number_cpus();
 	/* Say once why sources have no values (config errors are logged already). */
 	for (int src = 0; src < sampler.nstatus && !dso_mode; src++)

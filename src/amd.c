@@ -53,15 +53,18 @@ void amd_describe_error(char *out, size_t size, const struct uncore *u)
 	}
 }
 
-/* The Data Fabric's groups, DRAM and links together, take turns on its
- * counters: mux_text says how, once both are open. */
-static void df_rotation(struct amd *a)
+/* How DRAM is counted, in words: as its opener put it, and, on the Data
+ * Fabric, how its groups (DRAM and links together) take turns on its
+ * counters.  Made again whenever either opens. */
+static void describe_counting(struct amd *a)
 {
 	const struct uncore *df = a->df.open ? &a->df : &a->links;
 	int groups = (a->df.open ? a->df.ngroups : 0) + (a->links.open ? a->links.ngroups : 0);
 	const char *with = a->links.open ? " (with the xGMI links)" : "";
-	size_t len = strlen(a->mux_text);
+	size_t len;
 
+	snprintf(a->mux_text, sizeof a->mux_text, "%s", a->dram_text);
+	len = strlen(a->mux_text);
 	if (!a->df.open || len >= sizeof a->mux_text)
 		return;
 	if (groups < 2)
@@ -199,7 +202,7 @@ void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo 
 	}
 	init_dram(a);
 	init_links(a);
-	df_rotation(a);
+	describe_counting(a);
 	if (a->dram_error == 0)
 		set_dram_ok(a);
 	init_l3(a, cfg, topo);
@@ -274,12 +277,7 @@ static void retry_busy(struct amd *a)
 			init_peak(a, a->cfg);
 	}
 	if (dram || links) {
-		a->mux_text[0] = '\0';
-		if (a->df.open)
-			snprintf(a->mux_text, sizeof a->mux_text, "%d DRAM channel events on %d "
-				 "counters", a->df.spec.nunits * a->df.spec.per_unit,
-				 a->df.spec.counters);
-		df_rotation(a);
+		describe_counting(a);
 		if (a->dram_error == 0)
 			set_dram_ok(a);
 	}

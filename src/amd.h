@@ -81,7 +81,8 @@ struct amd {
 	char peak_source[96];		/* where peak came from, or why none */
 	char df_status[256], l3_status[256], xgmi_status[256];
 	char df_ok[256], l3_ok[256], xgmi_ok[256];	/* the status while all is well */
-	char mux_text[160];		/* the DRAM counting in words, for the status */
+	char dram_text[160];		/* how DRAM is counted, as its opener (DF or UMC) says */
+	char mux_text[224];		/* that, and how the DF groups share the counters */
 	char dram_note[256];		/* what the DRAM layout left out, "" if nothing */
 	int dram_error, l3_error, xgmi_error;	/* -errno that kept them closed, 0 if none */
 	unsigned passes;

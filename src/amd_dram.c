@@ -39,7 +39,7 @@ static int open_df(struct amd *a)
 			a->channel[s][ch] = (struct amd_channel){ .umc = -1, .at = { &a->df, i, ch } };
 	}
 	/* amd.c adds how they share the counters with the links */
-	snprintf(a->mux_text, sizeof a->mux_text, "%d DRAM channel events on %d counters",
+	snprintf(a->dram_text, sizeof a->dram_text, "%d DRAM channel events on %d counters",
 		 spec.nunits * spec.per_unit, spec.counters);
 	return 0;
 }

@@ -155,7 +155,7 @@ int amd_umc_open(struct amd *a)
 			 a->dram_note);
 		return -ENODEV;
 	}
-	snprintf(a->mux_text, sizeof a->mux_text, "%d amd_umc PMUs, reads, writes and data bus "
+	snprintf(a->dram_text, sizeof a->dram_text, "%d amd_umc PMUs, reads, writes and data bus "
 		 "on %d counters each, %s", a->numc, spec.counters, ngroups == 1 ?
 		 "no multiplexing" : "2 groups rotated, each counting 1/2 of the time");
 	return 0;

@@ -145,7 +145,7 @@ static void assign_tables(struct sampler *s)
 int sampler_init(struct sampler *s, const char *config_path, int config_optional)
 {
 	long hz = sysconf(_SC_CLK_TCK);
-	int sts, n;
+	int sts, n, failed = 0;
 
 	memset(s, 0, sizeof *s);
 	s->stat.fd = -1;
@@ -185,13 +185,26 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		return -ENOMEM;
 	note_membership(s);
 	assign_tables(s);
+	/* A source that cannot start says why in its status; the others and
+	 * /proc/stat go on all the same. */
 	for (int i = 0; i < sampler_nsources && i < SOURCE_MAX; i++) {
 		const struct sampler_source *src = sampler_sources[i];
 
-		if ((s->state[i] = calloc(1, src->state_size ? src->state_size : 1)) == NULL)
-			return -ENOMEM;
-		if ((sts = src->init(s, s->state[i])) < 0)
-			return sts;
+		if ((s->state[i] = calloc(1, src->state_size ? src->state_size : 1)) == NULL) {
+			smt_log(SMT_LOG_ERROR, "%s: out of memory; its values are not served", src->name);
+			failed = failed ? failed : -ENOMEM;
+			continue;
+		}
+		if ((sts = src->init(s, s->state[i])) < 0) {
+			/* Its state stays, blank, for whoever reads what it publishes;
+			 * it is neither synced nor read. */
+			smt_log(SMT_LOG_ERROR, "%s: %s; its values are not served", src->name,
+				strerror(-sts));
+			src->free(s, s->state[i]);
+			memset(s->state[i], 0, src->state_size ? src->state_size : 1);
+			s->stopped[i] = true;
+			failed = failed ? failed : sts;
+		}
 	}
 
 	if ((sts = cpustat_open(&s->stat, s->topo.ncpus)) < 0) {
@@ -199,7 +212,12 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		return sts;
 	}
 	sampler_set_status(s, SRC_CPUSTAT, "ok");
-	return 0;
+	return failed;
+}
+
+bool sampler_usable(const struct sampler *s)
+{
+	return s->cpu != NULL && s->core != NULL && s->last_core != NULL;
 }
 
 void sampler_free(struct sampler *s)
@@ -207,7 +225,8 @@ void sampler_free(struct sampler *s)
 	cpustat_close(&s->stat);
 	for (int i = sampler_nsources - 1; i >= 0; i--)
 		if (i < SOURCE_MAX && s->state[i]) {
-			sampler_sources[i]->free(s, s->state[i]);
+			if (!s->stopped[i])
+				sampler_sources[i]->free(s, s->state[i]);
 			free(s->state[i]);
 		}
 	topology_free(&s->topo);
@@ -451,11 +470,11 @@ int sampler_pass(struct sampler *s)
 		restart_changed_cores(s);
 		assign_tables(s);
 		for (int i = 0; i < sampler_nsources; i++)
-			if (sampler_sources[i]->sync && s->state[i])
+			if (sampler_sources[i]->sync && s->state[i] && !s->stopped[i])
 				sampler_sources[i]->sync(s, s->state[i]);
 	}
 	for (int i = 0; i < sampler_nsources; i++)
-		if (s->state[i])
+		if (s->state[i] && !s->stopped[i])
 			sampler_sources[i]->read(s, s->state[i], changed);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
 		if (sts == -EFBIG)

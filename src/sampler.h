@@ -102,6 +102,7 @@ struct sampler {
 	double all_purr_mode[PMODE_COUNT];
 	bool have_all_purr[PURR_NCOUNTERS];
 	void *state[SOURCE_MAX];	/* each source's, in sampler_sources order */
+	bool stopped[SOURCE_MAX];	/* its init failed: state blank, never read */
 	int nstatus;			/* smtcpu.status instances: SRC_COUNT, then the sources' */
 	const char *status_name[SOURCE_MAX_STATUS];
 	char status[SOURCE_MAX_STATUS][256];	/* "ok", or why there are no values */
@@ -119,9 +120,11 @@ void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt,
 const char *sampler_status(const struct sampler *s, const char *name);
 
 /* config_path may be NULL; a missing file at the default path is fine
- * (optional).  Returns 0 or -errno if nothing at all can be sampled; the
- * sampler is usable either way and says why in status[]. */
+ * (optional).  Returns 0, or the first -errno of what could not start (a
+ * source, /proc/stat); the sampler says why in status[] and is usable
+ * unless sampler_usable says not (its own memory could not be had). */
 int sampler_init(struct sampler *s, const char *config_path, int config_optional);
+bool sampler_usable(const struct sampler *s);
 void sampler_free(struct sampler *s);
 
 /* One pass.  Returns 1 if the topology changed (instances to refresh). */

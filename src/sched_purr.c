@@ -106,20 +106,28 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
 	sp->core = calloc((size_t)ncpus, sizeof *sp->core);
 	sp->keys = calloc((size_t)ncpus + 1, sizeof *sp->keys);
 	sp->shares = calloc((size_t)ncpus, sizeof *sp->shares);
-	if (sp->core == NULL || sp->keys == NULL || sp->shares == NULL) {
-		snprintf(why, whylen, "out of memory");
-		return -ENOMEM;
+	if (sp->core == NULL || sp->keys == NULL || sp->shares == NULL ||
+	    cpusweep_init(&sp->sweep, ncpus) < 0) {
+		snprintf(why, whylen, "out of memory for the software PURR's %d CPUs", ncpus);
+		err = -ENOMEM;
+		goto cleanup;
 	}
-	if ((skel = sched_purr_bpf__open()) == NULL)
-		return refused(why, whylen, "open", errno);
+	if ((skel = sched_purr_bpf__open()) == NULL) {
+		err = refused(why, whylen, "open", errno);
+		goto cleanup;
+	}
 	sp->skel = skel;
 	sp->ncpus = ncpus;
 	if (bpf_map__set_max_entries(skel->maps.cpus, (__u32)ncpus) ||
 	    bpf_map__set_max_entries(skel->maps.shares, (__u32)ncpus) ||
-	    bpf_map__set_max_entries(skel->maps.cores, (__u32)ncpus))
-		return refused(why, whylen, "sizing maps", errno);
-	if ((err = sched_purr_bpf__load(skel)) != 0)
-		return refused(why, whylen, "load", -err);
+	    bpf_map__set_max_entries(skel->maps.cores, (__u32)ncpus)) {
+		err = refused(why, whylen, "sizing maps", errno);
+		goto cleanup;
+	}
+	if ((err = sched_purr_bpf__load(skel)) != 0) {
+		err = refused(why, whylen, "load", -err);
+		goto cleanup;
+	}
 	sp->cpus_fd = bpf_map__fd(skel->maps.cpus);
 	sp->shares_fd = bpf_map__fd(skel->maps.shares);
 	sp->cores_fd = bpf_map__fd(skel->maps.cores);
@@ -127,12 +135,20 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
 	sp->cgroups_fd = bpf_map__fd(skel->maps.cgroups);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		sp->keys[cpu] = (__u32)cpu;
-		if ((err = sched_purr_map_cpu(sp, cpu, -1, 0)) < 0)
-			return refused(why, whylen, "filling cpus[]", -err);
+		if ((err = sched_purr_map_cpu(sp, cpu, -1, 0)) < 0) {
+			err = refused(why, whylen, "filling cpus[]", -err);
+			goto cleanup;
+		}
 	}
-	if ((err = sched_purr_bpf__attach(skel)) != 0)
-		return refused(why, whylen, "attach", -err);
+	if ((err = sched_purr_bpf__attach(skel)) != 0) {
+		err = refused(why, whylen, "attach", -err);
+		goto cleanup;
+	}
 	return 0;
+
+cleanup:	/* one way out: whatever was taken is given back */
+	sched_purr_close(sp);
+	return err;
 }
 
 void sched_purr_close(struct sched_purr *sp)
@@ -142,6 +158,7 @@ void sched_purr_close(struct sched_purr *sp)
 	free(sp->core);
 	free(sp->keys);
 	free(sp->shares);
+	cpusweep_free(&sp->sweep);
 	memset(sp, 0, sizeof *sp);
 	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
 }
@@ -184,22 +201,9 @@ int sched_purr_reset_core(struct sched_purr *sp, int core)
 	return bpf_map_update_elem(sp->cores_fd, &key, &v, BPF_F_LOCK) ? -errno : 0;
 }
 
-void sched_purr_sweep(const int *cpus, int n)
+int sched_purr_sweep(struct sched_purr *sp, const int *cpus, int n)
 {
-	cpu_set_t was, one;
-
-	if (sched_getaffinity(0, sizeof was, &was) != 0)
-		return;
-	for (int i = 0; i < n; i++) {
-		if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE)
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpus[i], &one);
-		/* Returns once this thread runs on that CPU. */
-		if (sched_setaffinity(0, sizeof one, &one) == 0)
-			sched_yield();
-	}
-	sched_setaffinity(0, sizeof was, &was);
+	return cpusweep_run(&sp->sweep, cpus, n);
 }
 
 static uint64_t monotonic_ns(void)

@@ -10,8 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpusweep.h"
 #include "sched_purr_abi.h"
 #include "smtmodel.h"
+
+/* The program's slots per core are the model's threads per core. */
+_Static_assert(SP_MAX_THREADS == SMT_MAX_THREADS, "SP_MAX_THREADS must be SMT_MAX_THREADS");
 
 #define SP_TASK_CHUNK 1024	/* processes read per batch call */
 
@@ -24,6 +28,7 @@ struct sched_purr {
 	struct sp_core *core;		/* [ncpus]: cores[] as read by sched_purr_read_cores */
 	__u32 *keys;			/* [ncpus]: 0 .. ncpus-1, and the batch cursor */
 	struct sp_shares *shares;	/* [ncpus]: what shares[] holds */
+	struct cpusweep sweep;		/* CPU sets for sched_purr_sweep */
 	uint64_t now;			/* CLOCK_MONOTONIC ns just after that read */
 	__u32 task_key[SP_TASK_CHUNK];
 	struct sp_task task[SP_TASK_CHUNK];
@@ -33,7 +38,8 @@ struct sched_purr {
 
 /* Loads and attaches the program, cores[] sized for ncpus possible CPUs,
  * every CPU not counted until sched_purr_map_cpu.  Returns 0, or -errno
- * with why ("the kernel has no BTF ...", "refused: ...").  */
+ * with why ("the kernel has no BTF ...", "refused: ...", "out of memory"),
+ * having released all it took: sched_purr_close is for an open one. */
 int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen);
 void sched_purr_close(struct sched_purr *sp);
 
@@ -49,8 +55,9 @@ int sched_purr_set_shares(struct sched_purr *sp, int core, const struct smt_tabl
 int sched_purr_reset_core(struct sched_purr *sp, int core);
 
 /* Makes each CPU in cpus[] switch (this thread runs there a moment), so its
- * slot learns whether it is busy; the caller's affinity is restored. */
-void sched_purr_sweep(const int *cpus, int n);
+ * slot learns whether it is busy; the caller's affinity is restored.
+ * Returns the CPUs it ran on, or -errno (cpusweep_run). */
+int sched_purr_sweep(struct sched_purr *sp, const int *cpus, int n);
 
 /* Reads cores[] whole, each core under its lock, into sp->core[]. */
 int sched_purr_read_cores(struct sched_purr *sp);

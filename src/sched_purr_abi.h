@@ -15,7 +15,7 @@
 #include <linux/bpf.h>
 #include <linux/types.h>
 
-#define SP_MAX_THREADS 8	/* = SMT_MAX_THREADS */
+#define SP_MAX_THREADS 8	/* = SMT_MAX_THREADS, asserted in sched_purr.h */
 #define SP_SHARE_SHIFT 16	/* c(k) is passed as c(k) x 2^16 */
 #define SP_NO_CORE 0xffffffffu
 #define SP_COMM_LEN 16		/* TASK_COMM_LEN */

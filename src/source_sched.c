@@ -39,7 +39,7 @@ static bool core_changed(const struct sched_state *st, const struct topo_core *c
  * those CPUs start a new baseline. */
 static void map_cores(struct sampler *s, struct sched_state *st)
 {
-	int nsweep = 0;
+	int nsweep = 0, err = 0, sts;
 
 	memset(st->mapped, 0, (size_t)st->ncpus * sizeof *st->mapped);
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
@@ -52,17 +52,21 @@ static void map_cores(struct sampler *s, struct sched_state *st)
 			for (int t = 0; t < c->nthreads; t++)
 				st->scratch[nsweep++] = c->cpus[t];
 	}
-	sched_purr_sweep(st->scratch, nsweep);
+	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
+		err = sts;
 	for (int i = 0; i < s->topo.ncores; i++) {
 		const struct topo_core *c = &s->topo.cores[i];
 
-		sched_purr_set_shares(&st->sp, c->first_cpu, s->core[c->first_cpu].table);
+		if ((sts = sched_purr_set_shares(&st->sp, c->first_cpu, s->core[c->first_cpu].table)) < 0)
+			err = sts;
 		if (!core_changed(st, c))
 			continue;
-		sched_purr_reset_core(&st->sp, c->first_cpu);
+		if ((sts = sched_purr_reset_core(&st->sp, c->first_cpu)) < 0)
+			err = sts;
 		for (int t = 0; t < c->nthreads; t++) {
 			int cpu = c->cpus[t];
-			sched_purr_map_cpu(&st->sp, cpu, c->first_cpu, t);
+			if ((sts = sched_purr_map_cpu(&st->sp, cpu, c->first_cpu, t)) < 0)
+				err = sts;
 			st->core_of[cpu] = c->first_cpu;
 			st->slot_of[cpu] = t;
 			st->have_last[cpu] = false;
@@ -70,11 +74,46 @@ static void map_cores(struct sampler *s, struct sched_state *st)
 	}
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
 		if (!s->topo.online[cpu] && st->core_of[cpu] >= 0) {
-			sched_purr_map_cpu(&st->sp, cpu, -1, 0);
+			if ((sts = sched_purr_map_cpu(&st->sp, cpu, -1, 0)) < 0)
+				err = sts;
 			st->core_of[cpu] = st->slot_of[cpu] = -1;
 			st->have_last[cpu] = false;
 		}
-	sched_purr_sweep(st->scratch, nsweep);
+	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
+		err = sts;
+	st->map_error = err;
+	if (err < 0) {
+		char why[128];
+		snprintf(why, sizeof why, "cannot tell the program the cores: %s", strerror(-err));
+		smt_log_once(SMT_LOG_WARNING, "sched: %s", why);
+		status(s, "%s", why);
+	}
+}
+
+/* What init took, given back (the source's free does the same at the end). */
+static void release(struct sched_state *st)
+{
+	free(st->core_of);
+	free(st->slot_of);
+	free(st->last_clock);
+	free(st->last_busy);
+	free(st->last_missed);
+	free(st->have_last);
+	free(st->scratch);
+	free(st->mapped);
+	st->core_of = st->slot_of = st->scratch = st->mapped = NULL;
+	st->last_clock = st->last_busy = NULL;
+	st->last_missed = NULL;
+	st->have_last = NULL;
+}
+
+/* The software PURR stays off, and says why; everything else goes on. */
+static int stay_off(struct sampler *s, struct sched_state *st, const char *why)
+{
+	release(st);
+	smt_log(SMT_LOG_WARNING, "sched: %s; SMT overlap is modelled, not measured", why);
+	status(s, "%s", why);
+	return 0;
 }
 
 static int sched_source_init(struct sampler *s, void *state)
@@ -102,23 +141,20 @@ static int sched_source_init(struct sampler *s, void *state)
 	st->scratch = calloc((size_t)n, sizeof *st->scratch);
 	st->mapped = calloc((size_t)n, sizeof *st->mapped);
 	if (!st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->last_missed ||
-	    !st->have_last || !st->scratch || !st->mapped)
-		return -ENOMEM;
+	    !st->have_last || !st->scratch || !st->mapped) {
+		snprintf(why, sizeof why, "off: out of memory for the software PURR's %d CPUs", n);
+		return stay_off(s, st, why);
+	}
 	for (int cpu = 0; cpu < n; cpu++)
 		st->core_of[cpu] = st->slot_of[cpu] = -1;
-	if ((sts = sched_purr_open(&st->sp, n, why, sizeof why)) < 0) {
-		if (sts == -ENOMEM)
-			return sts;
-		sched_purr_close(&st->sp);
-		smt_log(SMT_LOG_WARNING, "sched: %s; SMT overlap is modelled, not measured", why);
-		status(s, "%s", why);
-		return 0;
-	}
+	/* Refused, or out of memory loading it: the program is off, not the agent. */
+	if ((sts = sched_purr_open(&st->sp, n, why, sizeof why)) < 0)
+		return stay_off(s, st, why);
 	st->on = true;
 	if (cgroup2_mount(st->cgroup_mount, sizeof st->cgroup_mount) < 0)
 		st->cgroup_mount[0] = '\0';
-	map_cores(s, st);
 	status(s, "%s", "ok");
+	map_cores(s, st);
 	return 0;
 }
 
@@ -384,7 +420,8 @@ static void sched_source_read(struct sampler *s, void *state, bool cpus_changed)
 		st->next_cgroup_check = st->sp.now + SCHED_CGROUP_CHECK_NS;
 	end_pass(st, &st->procs, true, false);
 	end_pass(st, &st->cgroups, false, check);
-	status(s, "%s", "ok");
+	if (st->map_error == 0)		/* (map_cores says what failed) */
+		status(s, "%s", "ok");
 }
 
 static void sched_source_free(struct sampler *s, void *state)
@@ -396,14 +433,7 @@ static void sched_source_free(struct sampler *s, void *state)
 		sched_purr_close(&st->sp);
 	sched_table_free(&st->procs);
 	sched_table_free(&st->cgroups);
-	free(st->core_of);
-	free(st->slot_of);
-	free(st->last_clock);
-	free(st->last_busy);
-	free(st->last_missed);
-	free(st->have_last);
-	free(st->scratch);
-	free(st->mapped);
+	release(st);
 }
 
 const struct sampler_source sched_source = {

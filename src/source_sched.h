@@ -40,6 +40,7 @@ struct sched_state {
 	uint64_t next_cgroup_check;
 	uint64_t task_errors;		/* reads of tasks[] or cgroups[] that failed */
 	uint64_t missed;		/* switches the program found it had not seen */
+	int map_error;			/* -errno of the last failed update of the maps, or 0 */
 };
 
 /* NULL before sampler_init. */
