@@ -17,17 +17,41 @@ static void status(struct sampler *s, const char *fmt, const char *why)
 	source_set_status(s, &intel_source, 0, fmt, why);
 }
 
+/* The status from what the last opens and this pass's reads found: said
+ * after every one of them, not once at start-up. */
+static void report(struct sampler *s, const struct intel_state *st)
+{
+	int err = st->open_error ? st->open_error : st->read_error;
+	int cpu = st->open_error ? st->open_cpu : st->read_cpu;
+	char text[200];
+
+	if (err == 0) {
+		status(s, "%s", "ok");
+		return;
+	}
+	snprintf(text, sizeof text, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and %s: %s on cpu %d: %s%s",
+		 st->ref_name, st->open_error ? "cannot open them" : "cannot read them", cpu,
+		 strerror(-err), err == -EACCES || err == -EPERM ?
+		 " (perf_event_paranoid, or not root)" :
+		 err == -ENOENT || err == -EOPNOTSUPP ? " (the hypervisor hides them?)" : "");
+	status(s, "%s", text);
+}
+
 /* Opens a group on every online CPU that has none, closes those of CPUs
  * gone offline. */
 static void open_groups(struct sampler *s, struct intel_state *st)
 {
+	st->open_error = 0;
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
 		bool online = cpu < s->topo.ncpus && s->topo.online[cpu];
 
 		if (online && st->handle[cpu] < 0) {
 			int h = st->backend->ops->open_group(st->backend, cpu, st->ev, 2);
 			if (h < 0) {
-				st->open_error = h;
+				if (st->open_error == 0) {
+					st->open_error = h;
+					st->open_cpu = cpu;
+				}
 				continue;
 			}
 			st->handle[cpu] = h;
@@ -37,6 +61,29 @@ static void open_groups(struct sampler *s, struct intel_state *st)
 			st->handle[cpu] = -1;
 		}
 	}
+}
+
+/* Closes the groups and the backend, frees the arrays: the source is off. */
+static void release(struct intel_state *st)
+{
+	if (st->backend) {
+		for (int cpu = 0; st->handle && cpu < st->ncpus; cpu++)
+			if (st->handle[cpu] >= 0)
+				st->backend->ops->close_group(st->backend, st->handle[cpu]);
+		st->backend->ops->destroy(st->backend);
+	}
+	free(st->handle);
+	free(st->last);
+	free(st->have_last);
+	free(st->fresh);
+	free(st->one);
+	free(st->ref);
+	st->backend = NULL;
+	st->handle = NULL;
+	st->last = NULL;
+	st->have_last = st->fresh = NULL;
+	st->one = st->ref = NULL;
+	st->ncpus = 0;
 }
 
 static int intel_source_init(struct sampler *s, void *state)
@@ -77,12 +124,15 @@ static int intel_source_init(struct sampler *s, void *state)
 		return 0;
 	}
 	st->ev[0].type = st->ev[1].type = pmu.type;
-	if (s->config.replay[0])
-		st->backend = ctr_replay_new(s->config.replay, n > 0 ? n : 1, why, sizeof why);
-	else
-		st->backend = ctr_perf_new(n > 0 ? n : 1);
-	if (st->backend == NULL) {
-		status(s, "replay: %s", why);
+	st->ref_name = e->ref_name;
+	if (s->config.replay[0]) {
+		if ((st->backend = ctr_replay_new(s->config.replay, n > 0 ? n : 1, why,
+						  sizeof why)) == NULL) {
+			status(s, "replay: %s", why);
+			return 0;
+		}
+	} else if ((st->backend = ctr_perf_new(n > 0 ? n : 1)) == NULL) {
+		status(s, "%s", "out of memory for the counters' backend");
 		return 0;
 	}
 	st->ncpus = n;
@@ -92,23 +142,16 @@ static int intel_source_init(struct sampler *s, void *state)
 	st->fresh = calloc((size_t)n, sizeof *st->fresh);
 	st->one = calloc((size_t)n, sizeof *st->one);
 	st->ref = calloc((size_t)n, sizeof *st->ref);
-	if (!st->handle || !st->last || !st->have_last || !st->fresh || !st->one || !st->ref)
-		return -ENOMEM;
+	if (!st->handle || !st->last || !st->have_last || !st->fresh || !st->one || !st->ref) {
+		release(st);
+		snprintf(why, sizeof why, "out of memory for %d CPUs' counters", n);
+		status(s, "%s", why);
+		return 0;
+	}
 	for (int cpu = 0; cpu < n; cpu++)
 		st->handle[cpu] = -1;
 	open_groups(s, st);
-	if (st->open_error) {
-		char text[160];
-		snprintf(text, sizeof text, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and %s: %s%s",
-			 e->ref_name, strerror(-st->open_error),
-			 st->open_error == -EACCES || st->open_error == -EPERM ?
-			 " (perf_event_paranoid, or not root)" :
-			 st->open_error == -ENOENT || st->open_error == -EOPNOTSUPP ?
-			 " (the hypervisor hides them?)" : "");
-		status(s, "%s", text);
-	} else {
-		status(s, "%s", "ok");
-	}
+	report(s, st);
 	return 0;
 }
 
@@ -116,21 +159,31 @@ static void intel_source_sync(struct sampler *s, void *state)
 {
 	struct intel_state *st = state;
 
-	if (st->backend)
+	if (st->backend) {
 		open_groups(s, st);
+		report(s, st);
+	}
 }
 
 /* Each thread's deltas this pass, scaled for time off the counters. */
 static void read_cpus(struct intel_state *st)
 {
+	st->read_error = 0;
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
 		struct ctr_reading now;
 		double est[2], duty;
+		int sts;
 
 		st->fresh[cpu] = false;
-		if (st->handle[cpu] < 0 ||
-		    st->backend->ops->read_group(st->backend, st->handle[cpu], &now) < 0)
+		if (st->handle[cpu] < 0)
 			continue;
+		if ((sts = st->backend->ops->read_group(st->backend, st->handle[cpu], &now)) < 0) {
+			if (st->read_error == 0) {
+				st->read_error = sts;
+				st->read_cpu = cpu;
+			}
+			continue;
+		}
 		if (st->have_last[cpu]) {
 			enum mux_window m = mux_estimate(&st->last[cpu], &now, 2, est, &duty);
 			if (m == MUX_NOT_RUN)
@@ -157,6 +210,7 @@ static void intel_source_read(struct sampler *s, void *state, bool cpus_changed)
 		return;
 	st->backend->ops->begin_pass(st->backend);
 	read_cpus(st);
+	report(s, st);
 	for (int i = 0; i < s->topo.ncores; i++) {
 		const struct topo_core *c = &s->topo.cores[i];
 		const struct smt_table *t = s->core[c->first_cpu].table;
@@ -190,21 +244,8 @@ static void intel_source_read(struct sampler *s, void *state, bool cpus_changed)
 
 static void intel_source_free(struct sampler *s, void *state)
 {
-	struct intel_state *st = state;
-
 	(void)s;
-	if (st->backend) {
-		for (int cpu = 0; cpu < st->ncpus; cpu++)
-			if (st->handle[cpu] >= 0)
-				st->backend->ops->close_group(st->backend, st->handle[cpu]);
-		st->backend->ops->destroy(st->backend);
-	}
-	free(st->handle);
-	free(st->last);
-	free(st->have_last);
-	free(st->fresh);
-	free(st->one);
-	free(st->ref);
+	release(state);
 }
 
 const struct sampler_source intel_source = {

@@ -23,7 +23,9 @@ struct intel_state {
 	struct ctr_reading *last;	/* [ncpus] */
 	bool *have_last, *fresh;	/* [ncpus] */
 	double *one, *ref;		/* [ncpus] this pass's deltas, ticks */
-	int open_error;			/* the last open's -errno, 0 if none */
+	const char *ref_name;		/* the reference event's name, for the status */
+	int open_error, open_cpu;	/* the last round of opens: a -errno and where, or 0 */
+	int read_error, read_cpu;	/* this pass's reads: likewise */
 };
 
 extern const struct sampler_source intel_source;
