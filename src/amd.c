@@ -188,16 +188,9 @@ void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo 
 	a->topo = topo;
 	if (strcmp(ci->vendor, "AuthenticAMD") == 0)
 		a->family = amd_family_find(ci->family, ci->model);
-	if (cfg->replay[0]) {
-		a->backend = ctr_replay_new(cfg->replay, AMD_MAX_GROUPS, why, sizeof why);
-		if (a->backend == NULL) {
-			snprintf(a->df_status, sizeof a->df_status, "replay: %s", why);
-			snprintf(a->l3_status, sizeof a->l3_status, "replay: %s", why);
-			return;
-		}
-	} else if ((a->backend = ctr_perf_new(AMD_MAX_GROUPS)) == NULL) {
-		snprintf(a->df_status, sizeof a->df_status, "out of memory");
-		snprintf(a->l3_status, sizeof a->l3_status, "out of memory");
+	if ((a->backend = ctr_backend_new(cfg->replay, AMD_MAX_GROUPS, why, sizeof why)) == NULL) {
+		snprintf(a->df_status, sizeof a->df_status, "%s", why);
+		snprintf(a->l3_status, sizeof a->l3_status, "%s", why);
 		return;
 	}
 	init_dram(a);

@@ -56,4 +56,12 @@ struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, 
 /* True when the replay has no more steps: its counters stand still. */
 int ctr_replay_ended(const struct ctr_backend *b);
 
+/* The backend a configuration asks for: a replay of the trace at replay
+ * (when not empty), or perf_event_open.  NULL with why ("replay: ...",
+ * "out of memory ...") when it cannot be had. */
+struct ctr_backend *ctr_backend_new(const char *replay, int max_groups, char *why, size_t whysize);
+
+/* What an open's -errno means for counting, in words. */
+const char *ctr_open_error(int err);
+
 #endif

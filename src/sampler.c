@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "monoclock.h"
 #include "modelchoice.h"
 #include "readfile.h"
 #include "source.h"
@@ -453,16 +454,9 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	s->all.capacity += cap;
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int sampler_pass(struct sampler *s)
 {
-	double start = now_seconds();
+	double start = mono_seconds();
 	int changed = topology_refresh(&s->topo), sts;
 
 	topology_status(s);
@@ -492,6 +486,6 @@ int sampler_pass(struct sampler *s)
 			sample_core(s, &s->topo.cores[i]);
 	}
 	s->passes++;
-	s->pass_time += now_seconds() - start;
+	s->pass_time += mono_seconds() - start;
 	return changed;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "monoclock.h"
 #include "sched_purr.skel.h"
 
 /* libbpf's warnings go to the PMDA log, a line each.  A verifier log (one
@@ -206,13 +207,6 @@ int sched_purr_sweep(struct sched_purr *sp, const int *cpus, int n)
 	return cpusweep_run(&sp->sweep, cpus, n);
 }
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int sched_purr_read_cores(struct sched_purr *sp)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = BPF_F_LOCK);
@@ -226,7 +220,7 @@ int sched_purr_read_cores(struct sched_purr *sp)
 	 * but for a change the program timed before this moment and wrote after
 	 * it, waiting for the core's lock, which the reader's high-water mark
 	 * absorbs (highwater.h). */
-	sp->now = monotonic_ns();
+	sp->now = mono_ns();
 	while (done < (__u32)sp->ncpus) {
 		n = (__u32)sp->ncpus - done;
 		err = bpf_map_lookup_batch(sp->cores_fd, in, &out, sp->keys + done, sp->core + done,

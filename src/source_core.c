@@ -116,25 +116,6 @@ static int plan_groups(struct core_state *st, const struct cpuinfo *ci,
 	return n;
 }
 
-static const char *open_error(int err)
-{
-	switch (-err) {
-	case EACCES:
-	case EPERM:
-		return "perf_event_open refused: needs root or CAP_PERFMON "
-		       "(kernel.perf_event_paranoid)";
-	case EBUSY:
-	case ENOSPC:
-		return "counters busy: another tool, or the NMI watchdog, holds them";
-	case ENOENT:
-	case EOPNOTSUPP:
-	case EINVAL:
-		return "the kernel does not count these events here";
-	default:
-		return strerror(-err);
-	}
-}
-
 static void set_status(struct sampler *s, struct core_state *st)
 {
 	source_set_status(s, &core_source, 0, "%s", st->status);
@@ -166,26 +147,22 @@ static int core_source_init(struct sampler *s, void *state)
 		set_status(s, st);
 		return 0;
 	}
-	if (s->config.replay[0])
-		st->backend = ctr_replay_new(s->config.replay, CORE_BACKEND_GROUPS(s->topo.ncpus), why,
-					     sizeof why);
-	else
-		st->backend = ctr_perf_new(CORE_BACKEND_GROUPS(s->topo.ncpus));
+	st->backend = ctr_backend_new(s->config.replay, CORE_BACKEND_GROUPS(s->topo.ncpus), why,
+				      sizeof why);
 	if (!st->backend) {
-		snprintf(st->status, sizeof st->status, "%s",
-			 s->config.replay[0] ? why : "out of memory");
+		snprintf(st->status, sizeof st->status, "%s", why);
 		set_status(s, st);
-		return s->config.replay[0] ? 0 : -ENOMEM;
+		return 0;
 	}
 	sts = corectr_open(&st->ctr, spec, ngroups, s->topo.ncpus, s->topo.online, st->backend);
 	if (sts == -ENOMEM)
 		return sts;
 	st->on = sts == 0;
 	if (!st->on)
-		snprintf(st->status, sizeof st->status, "%s (%s)", open_error(sts), st->ctr.why);
+		snprintf(st->status, sizeof st->status, "%s (%s)", ctr_open_error(sts), st->ctr.why);
 	else if (st->ctr.error)
 		snprintf(st->status, sizeof st->status, "some groups not counted: %s (%s)",
-			 open_error(st->ctr.error), st->ctr.why);
+			 ctr_open_error(st->ctr.error), st->ctr.why);
 	else
 		snprintf(st->status, sizeof st->status, "%s", st->plan.why);
 	set_status(s, st);

@@ -29,11 +29,9 @@ static void report(struct sampler *s, const struct intel_state *st)
 		status(s, "%s", "ok");
 		return;
 	}
-	snprintf(text, sizeof text, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and %s: %s on cpu %d: %s%s",
+	snprintf(text, sizeof text, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and %s: %s on cpu %d: %s",
 		 st->ref_name, st->open_error ? "cannot open them" : "cannot read them", cpu,
-		 strerror(-err), err == -EACCES || err == -EPERM ?
-		 " (perf_event_paranoid, or not root)" :
-		 err == -ENOENT || err == -EOPNOTSUPP ? " (the hypervisor hides them?)" : "");
+		 st->open_error ? ctr_open_error(err) : strerror(-err));
 	status(s, "%s", text);
 }
 
@@ -125,14 +123,8 @@ static int intel_source_init(struct sampler *s, void *state)
 	}
 	st->ev[0].type = st->ev[1].type = pmu.type;
 	st->ref_name = e->ref_name;
-	if (s->config.replay[0]) {
-		if ((st->backend = ctr_replay_new(s->config.replay, n > 0 ? n : 1, why,
-						  sizeof why)) == NULL) {
-			status(s, "replay: %s", why);
-			return 0;
-		}
-	} else if ((st->backend = ctr_perf_new(n > 0 ? n : 1)) == NULL) {
-		status(s, "%s", "out of memory for the counters' backend");
+	if ((st->backend = ctr_backend_new(s->config.replay, n, why, sizeof why)) == NULL) {
+		status(s, "%s", why);
 		return 0;
 	}
 	st->ncpus = n;

@@ -25,6 +25,7 @@
 
 #include "cpulist.h"
 #include "model_tool.h"
+#include "monoclock.h"
 #include "sysroot.h"
 #include "topology.h"
 
@@ -97,7 +98,7 @@ static double run_command(const char *command, double deadline, struct copy_resu
 			break;
 		}
 		runs++;
-	} while (monotonic_seconds() < deadline);
+	} while (mono_seconds() < deadline);
 	return runs;
 }
 
@@ -127,12 +128,12 @@ static void copy_main(const struct calibration *c, const struct cpu_kernel *k, i
 	pin(cpu, &res);
 	if (read(go, &byte, 1) < 0)	/* end of file: everyone starts now */
 		res.error = errno;
-	start = monotonic_seconds();
+	start = mono_seconds();
 	cpu0 = cpu_seconds(k == NULL);
 	if (res.error == 0)
 		res.ops = k ? (double)k->run(start + c->seconds)
 			    : run_command(c->command, start + c->seconds, &res);
-	res.seconds = monotonic_seconds() - start;
+	res.seconds = mono_seconds() - start;
 	res.ran = cpu_seconds(k == NULL) - cpu0;
 	if (write(out, &res, sizeof res) != (ssize_t)sizeof res)
 		_exit(1);

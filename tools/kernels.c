@@ -13,17 +13,10 @@
 #include <time.h>
 
 #include "model_tool.h"
+#include "monoclock.h"
 
 #define CHUNK 4096			/* iterations between looks at the clock */
 #define CHASE_BYTES (64u << 20)		/* past the largest L3 of one CCX or chip */
-
-double monotonic_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Results land here so the compiler cannot drop the loops. */
 static volatile uint64_t sink;
@@ -42,7 +35,7 @@ static uint64_t run_int(double deadline)
 			d ^= d << 13; d ^= d >> 7; d ^= d << 17;
 		}
 		ops += 4 * CHUNK;
-	} while (monotonic_seconds() < deadline);
+	} while (mono_seconds() < deadline);
 	sink = a ^ b ^ c ^ d;
 	return ops;
 }
@@ -59,7 +52,7 @@ static uint64_t run_float(double deadline)
 			for (int j = 0; j < 8; j++)
 				x[j] = x[j] * m + c;
 		ops += 8 * CHUNK;
-	} while (monotonic_seconds() < deadline);
+	} while (mono_seconds() < deadline);
 	fsink = x[0] + x[1] + x[2] + x[3] + x[4] + x[5] + x[6] + x[7];
 	return ops;
 }
@@ -99,7 +92,7 @@ static uint64_t run_chase(double deadline)
 			q = ring[q];	/* two chains: as much overlap as real code has */
 		}
 		ops += 2 * (CHUNK / 16);
-	} while (monotonic_seconds() < deadline);
+	} while (mono_seconds() < deadline);
 	sink = p + q;
 	return ops;
 }

@@ -40,7 +40,6 @@ const struct cpu_kernel *kernel_find(const char *name);
 int kernel_prepare(const struct cpu_kernel *k);
 extern const char kernel_names[];	/* "int, float, chase" */
 
-double monotonic_seconds(void);
 
 struct calibration {
 	const char *kernel;		/* a built-in kernel's name, or NULL with command */

@@ -1,0 +1,43 @@
+/* Which counter backend, and what a refusal from it means: said once for
+ * every source that counts (AMD's uncore, the core counters, Intel's SMT). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "counters.h"
+
+struct ctr_backend *ctr_backend_new(const char *replay, int max_groups, char *why, size_t whysize)
+{
+	struct ctr_backend *b;
+
+	if (max_groups < 1)
+		max_groups = 1;
+	if (replay && replay[0]) {
+		char reason[224];
+		if ((b = ctr_replay_new(replay, max_groups, reason, sizeof reason)) == NULL)
+			snprintf(why, whysize, "replay: %s", reason);
+		return b;
+	}
+	if ((b = ctr_perf_new(max_groups)) == NULL)
+		snprintf(why, whysize, "out of memory for %d counter groups", max_groups);
+	return b;
+}
+
+const char *ctr_open_error(int err)
+{
+	switch (-err) {
+	case EACCES:
+	case EPERM:
+		return "perf_event_open refused: needs root or CAP_PERFMON "
+		       "(kernel.perf_event_paranoid)";
+	case EBUSY:
+	case ENOSPC:
+		return "counters busy: another tool, or the NMI watchdog, holds them";
+	case ENOENT:
+	case EOPNOTSUPP:
+	case EINVAL:
+		return "the kernel does not count these events here (a hypervisor may hide them)";
+	default:
+		return strerror(-err);
+	}
+}
