@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amd.h"
+#include "amd_internal.h"
 #include "sysroot.h"
 
 static int open_df(struct amd *a)

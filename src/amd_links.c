@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "amd.h"
+#include "amd_internal.h"
 
 int amd_links_open(struct amd *a)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amd.h"
+#include "amd_internal.h"
 #include "parsenum.h"
 #include "sysroot.h"
 

@@ -25,35 +25,6 @@ void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt,
 	va_end(ap);
 }
 
-static int source_index(const struct sampler_source *src)
-{
-	for (int i = 0; i < sampler_nsources; i++)
-		if (sampler_sources[i] == src)
-			return i;
-	return -1;
-}
-
-void *source_state(const struct sampler *s, const struct sampler_source *src)
-{
-	int i = source_index(src);
-	return i < 0 ? NULL : s->state[i];
-}
-
-void source_set_status(struct sampler *s, const struct sampler_source *src, int k,
-		       const char *fmt, ...)
-{
-	int slot = SRC_COUNT, i = source_index(src);
-	va_list ap;
-
-	for (int j = 0; j < i; j++)
-		slot += sampler_sources[j]->nstatus;
-	if (i < 0 || k < 0 || k >= src->nstatus || slot + k >= s->nstatus)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(s->status[slot + k], sizeof s->status[slot + k], fmt, ap);
-	va_end(ap);
-}
-
 const char *sampler_status(const struct sampler *s, const char *name)
 {
 	for (int i = 0; i < s->nstatus; i++)
@@ -62,14 +33,19 @@ const char *sampler_status(const struct sampler *s, const char *name)
 	return NULL;
 }
 
-/* The status instances: the sampler's own, then each source's. */
+/* The status instances: the sampler's own, then each source's, whose
+ * first slot and table entry the sampler notes for source.c to find. */
 static void name_statuses(struct sampler *s)
 {
 	for (int i = 0; i < SRC_COUNT; i++)
 		s->status_name[s->nstatus++] = own_status_names[i];
-	for (int i = 0; i < sampler_nsources; i++)
+	for (int i = 0; i < sampler_nsources && i < SOURCE_MAX; i++) {
+		s->source[i] = sampler_sources[i];
+		s->status_base[i] = s->nstatus;
 		for (int k = 0; k < sampler_sources[i]->nstatus && s->nstatus < SOURCE_MAX_STATUS; k++)
 			s->status_name[s->nstatus++] = sampler_sources[i]->status_names[k];
+	}
+	s->nsources = sampler_nsources < SOURCE_MAX ? sampler_nsources : SOURCE_MAX;
 }
 
 const struct smt_table *sampler_table_for(const struct sampler *s, int nthreads)

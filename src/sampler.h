@@ -101,6 +101,9 @@ struct sampler {
 	uint64_t all_purr[PURR_NCOUNTERS];	/* ticks, sums of every CPU's increments */
 	double all_purr_mode[PMODE_COUNT];
 	bool have_all_purr[PURR_NCOUNTERS];
+	const struct sampler_source *source[SOURCE_MAX];	/* sampler_sources, as of init */
+	int nsources;
+	int status_base[SOURCE_MAX];	/* each source's first status slot */
 	void *state[SOURCE_MAX];	/* each source's, in sampler_sources order */
 	bool stopped[SOURCE_MAX];	/* its init failed: state blank, never read */
 	int nstatus;			/* smtcpu.status instances: SRC_COUNT, then the sources' */
