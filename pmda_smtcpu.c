@@ -24,6 +24,7 @@
 #include "src/source_amd.h"
 #include "src/source_power.h"
 #include "src/source_core.h"
+#include "src/source_intel.h"
 #include "src/source_sched.h"
 #include "src/sysroot.h"
 
@@ -450,15 +451,18 @@ static int cores_using(const struct smt_table *t)
 	return n;
 }
 
-static const char *basis_name(enum smt_basis basis)
+/* smt.source's word: a measured basis's name, "model", or "none" before a
+ * full window. */
+static const char *source_name(const char *source)
 {
-	switch (basis) {
-	case BASIS_PURR: return "purr";
-	case BASIS_SCHED: return "sched";
-	case BASIS_HW: return "hw";
-	case BASIS_MODEL: return "model";
-	default: return "none";
-	}
+	return source ? source : "none";
+}
+
+/* What Intel's overlap counters say of cpu, whatever the basis. */
+static const struct intel_clock *hw_clock(int cpu)
+{
+	const struct intel_state *in = sampler_intel(&sampler);
+	return in && in->clk && cpu < in->ncpus ? &in->clk[cpu] : NULL;
 }
 
 static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)
@@ -466,19 +470,20 @@ static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)
 	const struct smt_cpu_values *v = priv;
 
 	if (item == 6) {
-		if (!v->have_hw)
+		const struct intel_clock *hw = hw_clock((int)(v - sampler.cpu));
+		if (hw == NULL || !hw->have)
 			return PMDA_FETCH_NOVALUES;
-		atom->d = v->hw_throughput;
+		atom->d = hw->throughput;
 		return PMDA_FETCH_STATIC;
 	}
-	if (v->basis == BASIS_NONE && item != 4)
+	if (v->source == NULL && item != 4)
 		return PMDA_FETCH_NOVALUES;	/* no complete window yet */
 	switch (item) {
 	case 0: atom->d = v->throughput; break;
 	case 1: atom->d = v->lower; break;
 	case 2: atom->d = v->upper; break;
 	case 3: atom->d = v->busy; break;
-	case 4: atom->cp = (char *)basis_name(v->basis); break;
+	case 4: atom->cp = (char *)source_name(v->source); break;
 	case 5: atom->d = v->elapsed; break;
 	default: return PM_ERR_PMID;
 	}
@@ -508,8 +513,7 @@ static int fetch_core(unsigned int item, const struct topo_core *c, pmAtomValue 
 			return PMDA_FETCH_NOVALUES;
 		atom->cp = (char *)v->table->name;
 		break;
-	case 7: atom->cp = (char *)basis_name(v->counted ? v->basis
-						      : first->basis); break;
+	case 7: atom->cp = (char *)source_name(v->counted ? v->source : first->source); break;
 	case 8: atom->ul = (uint32_t)c->socket; break;
 	case 9:
 		if (!v->have_error)
@@ -601,19 +605,24 @@ static uint64_t ticks_to_us(uint64_t ticks)
 	return ticks / tb * 1000000 + ticks % tb * 1000000 / tb;
 }
 
-static int fetch_purr_cpu(unsigned int item, const struct smt_cpu_values *v, pmAtomValue *atom)
+static int fetch_purr_cpu(unsigned int item, const struct smt_cpu_values *cv, pmAtomValue *atom)
 {
-	if (sampler.cpuinfo.timebase == 0)
+	const struct power_state *ps = power();
+	int cpu = (int)(cv - sampler.cpu);
+	const struct purr_values *v;
+
+	if (sampler.cpuinfo.timebase == 0 || ps == NULL || ps->cpu == NULL || cpu >= ps->ncpus)
 		return PMDA_FETCH_NOVALUES;
+	v = &ps->cpu[cpu];
 	if (item < PURR_NCOUNTERS) {
 		/* A file that failed its last read has no value, not a frozen one. */
-		if (!v->purr_have[item] || !power()->purr.cpu[v - sampler.cpu].seen[item])
+		if (!v->have[item] || !ps->purr.cpu[cpu].seen[item])
 			return PMDA_FETCH_NOVALUES;
-		atom->ull = ticks_to_us(v->purr[item]);
+		atom->ull = ticks_to_us(v->total[item]);
 	} else if (item < PURR_NCOUNTERS + PMODE_COUNT) {
-		if (!v->purr_have[PURR])	/* from 0 at the first reading */
+		if (!v->have[PURR])	/* from 0 at the first reading */
 			return PMDA_FETCH_NOVALUES;
-		atom->ull = (uint64_t)(v->purr_mode[item - PURR_NCOUNTERS] * 1e6 /
+		atom->ull = (uint64_t)(v->mode[item - PURR_NCOUNTERS] * 1e6 /
 				       (double)sampler.cpuinfo.timebase);
 	} else {
 		return PM_ERR_PMID;
@@ -637,16 +646,18 @@ static int fetch_purr_all(unsigned int item, pmAtomValue *atom)
 		atom->d = sampler.cpuinfo.clock_mhz;
 		return PMDA_FETCH_STATIC;
 	}
-	if (tb == 0)
+	const struct power_state *ps = power();
+
+	if (tb == 0 || ps == NULL)
 		return PMDA_FETCH_NOVALUES;
 	if (item < PURR_NCOUNTERS) {
-		if (!sampler.have_all_purr[item])
+		if (!ps->have_all[item])
 			return PMDA_FETCH_NOVALUES;
-		atom->ull = ticks_to_us(sampler.all_purr[item]);
+		atom->ull = ticks_to_us(ps->all[item]);
 	} else if (item < PURR_NCOUNTERS + PMODE_COUNT) {
-		if (!sampler.have_all_purr[PURR])
+		if (!ps->have_all[PURR])
 			return PMDA_FETCH_NOVALUES;
-		atom->ull = (uint64_t)(sampler.all_purr_mode[item - PURR_NCOUNTERS] * 1e6 / (double)tb);
+		atom->ull = (uint64_t)(ps->all_mode[item - PURR_NCOUNTERS] * 1e6 / (double)tb);
 	} else {
 		return PM_ERR_PMID;
 	}

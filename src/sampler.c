@@ -213,77 +213,64 @@ void sampler_free(struct sampler *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* Moves the baselines of every thread of a core that has a reading now. */
+/* The basis source i offers, where it runs. */
+static const struct source_basis *basis_of(const struct sampler *s, int i)
+{
+	return s->state[i] && !s->stopped[i] ? s->source[i]->basis : NULL;
+}
+
+/* The core's next window begins now: /proc/stat's baselines of every thread
+ * that has a reading, and every measured basis's. */
 static void rebase_core(struct sampler *s, const struct topo_core *c)
 {
 	for (int j = 0; j < c->nthreads; j++) {
 		int cpu = c->cpus[j];
-		struct smt_cpu_values *v = &s->cpu[cpu];
 
 		if (s->stat.seen[cpu]) {
-			v->prev = s->stat.now[cpu];
-			v->have_prev = true;
+			s->cpu[cpu].prev = s->stat.now[cpu];
+			s->cpu[cpu].have_prev = true;
 		}
-		memcpy(v->win_purr, v->purr, sizeof v->win_purr);
-		v->win_purr_ok = v->purr_have[PURR];
-		v->win_sched_clock = v->sched_clock;
-		v->win_sched_ok = v->sched_fresh;
-		v->win_hw_clock = v->hw_clock;
-		v->win_hw_unhalted = v->hw_unhalted;
-		v->win_hw_ok = v->hw_fresh;
 	}
+	for (int i = 0; i < s->nsources; i++)
+		if (basis_of(s, i))
+			s->source[i]->basis->mark(s->state[i], c->cpus, c->nthreads);
 }
-
-/* How much PURR a core's window can use: 0 none, 1 purr, 2 purr and
- * idle_purr, for every thread. */
-static int core_purr_files(const struct sampler *s, const struct topo_core *c)
-{
-	int files = 2;
-
-	for (int i = 0; i < c->nthreads && files; i++) {
-		const struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
-		if (!v->purr_open[PURR])
-			files = 0;
-		else if (!v->purr_open[IDLE_PURR])
-			files = 1;
-	}
-	return files;
-}
-
-struct thread_window {
-	double busy, window;		/* /proc/stat ticks */
-	double mode[PMODE_COUNT];	/* /proc/stat ticks by PURR mode */
-	double purr, idle_purr;		/* timebase ticks; idle_purr < 0 if unknown */
-	double sched;			/* software PURR, ms; < 0 if not measured */
-	double hw;			/* Intel's overlap counters, ms; < 0 if not measured */
-};
 
 /*
- * Deltas for every online thread of a core, or 0 when the window cannot be
- * used.  The model needs one window for all threads of a core, and PURR is
- * shared out over the same window as /proc/stat, so:
- *  - a thread without a reading this pass (malformed line or PURR file), or
- *    no time passed on /proc/stat's clock (passes within one USER_HZ tick):
- *    the window is held over, baselines stay, and the next pass covers both,
- *    so what PURR or the software PURR counted meanwhile is not lost;
- *  - a thread new to the core, or a counter gone backwards: every baseline of
- *    the core starts again from now, and this one window is not counted.
+ * Each online thread's /proc/stat over the core's window (w, and its busy
+ * and elapsed ticks), or 0 when the window cannot be used.  The model needs
+ * one window for all threads of a core, and a measured basis is taken over
+ * the same window as /proc/stat, so:
+ *  - a thread without a reading this pass (a malformed line, or a basis
+ *    missing one), or no time passed on /proc/stat's clock (passes within
+ *    one USER_HZ tick): the window is held over, baselines stay, and the
+ *    next pass covers both, so what a basis counted meanwhile is not lost;
+ *  - a thread new to the core, a basis whose baselines cannot serve, or a
+ *    counter gone backwards: every baseline of the core starts again from
+ *    now, and this one window is not counted.
  */
-static int core_window(struct sampler *s, const struct topo_core *c, int purr_files,
-		       struct thread_window *w)
+static int core_window(struct sampler *s, const struct topo_core *c, struct basis_thread *w,
+		       double *busy, double *window)
 {
+	bool hold = false, restart = false;
 	double elapsed = 0;
 
+	for (int i = 0; i < s->nsources; i++) {
+		const struct source_basis *b = basis_of(s, i);
+		enum basis_check r = b && b->check ? b->check(s->state[i], c->cpus, c->nthreads)
+						   : BASIS_GO;
+
+		hold |= r == BASIS_HOLD;
+		restart |= r == BASIS_RESTART;
+	}
 	for (int i = 0; i < c->nthreads; i++) {
 		int cpu = c->cpus[i];
 		const struct smt_cpu_values *v = &s->cpu[cpu];
 		const struct cpustat_times *now = &s->stat.now[cpu];
-		const uint64_t *f, *p;
 
-		if (!s->stat.seen[cpu] || (purr_files >= 1 && !v->purr_fresh[PURR]) ||
-		    (purr_files == 2 && !v->purr_fresh[IDLE_PURR]))
+		if (!s->stat.seen[cpu] || hold)
 			return 0;
-		if (!v->have_prev || (purr_files && !v->win_purr_ok)) {
+		if (!v->have_prev || restart) {
 			rebase_core(s, c);
 			return 0;
 		}
@@ -294,128 +281,84 @@ static int core_window(struct sampler *s, const struct topo_core *c, int purr_fi
 				rebase_core(s, c);
 				return 0;
 			}
-		w[i].busy = (double)(cpustat_busy(now) - cpustat_busy(&v->prev));
-		w[i].window = (double)(cpustat_window(now) - cpustat_window(&v->prev));
-		f = now->field;
-		p = v->prev.field;
-		w[i].mode[PMODE_USER] = (double)(f[CS_USER] + f[CS_NICE] - p[CS_USER] - p[CS_NICE]);
-		w[i].mode[PMODE_SYS] = (double)(f[CS_SYSTEM] + f[CS_IRQ] + f[CS_SOFTIRQ] -
-						p[CS_SYSTEM] - p[CS_IRQ] - p[CS_SOFTIRQ]);
-		w[i].mode[PMODE_WAIT] = (double)(f[CS_IOWAIT] - p[CS_IOWAIT]);
-		w[i].mode[PMODE_IDLE] = (double)(f[CS_IDLE] - p[CS_IDLE]);
-		w[i].purr = (double)(v->purr[PURR] - v->win_purr[PURR]);
-		w[i].idle_purr = purr_files == 2 ?
-			(double)(v->purr[IDLE_PURR] - v->win_purr[IDLE_PURR]) : -1;
-		w[i].sched = v->sched_fresh && v->win_sched_ok ?
-			(double)(v->sched_clock - v->win_sched_clock) / 1e6 : -1;
-		/* The counters' calibrated share of the thread's unhalted time,
-		 * applied to its busy time: the crystal's rate need not be known. */
-		double unhalted = v->hw_unhalted - v->win_hw_unhalted;
-		w[i].hw = !(v->hw_fresh && v->win_hw_ok) ? -1 : unhalted <= 0 ? 0 :
-			  (v->hw_clock - v->win_hw_clock) / unhalted * w[i].busy * s->ms_per_tick;
-		elapsed += w[i].window;
+		busy[i] = (double)(cpustat_busy(now) - cpustat_busy(&v->prev));
+		window[i] = (double)(cpustat_window(now) - cpustat_window(&v->prev));
+		for (int k = 0; k < CS_NFIELDS; k++)
+			w[i].delta.field[k] = now->field[k] - v->prev.field[k];
+		w[i].busy_ms = busy[i] * s->ms_per_tick;
+		elapsed += window[i];
 	}
-	if (elapsed <= 0)
-		return 0;
-	rebase_core(s, c);
-	return 1;
-}
-
-/* Shares each thread's PURR over the window out by mode. */
-static void split_purr(struct sampler *s, const struct topo_core *c, const struct thread_window *w)
-{
-	double out[PMODE_COUNT];
-
-	for (int i = 0; i < c->nthreads; i++) {
-		struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
-
-		purr_split(w[i].purr, w[i].idle_purr, w[i].mode, out);
-		for (int m = 0; m < PMODE_COUNT; m++) {
-			v->purr_mode[m] += out[m];
-			s->all_purr_mode[m] += out[m];
-		}
-	}
+	return elapsed > 0;
 }
 
 static void sample_core(struct sampler *s, const struct topo_core *c)
 {
-	struct thread_window w[SMT_MAX_THREADS];
-	double b[SMT_MAX_THREADS];
+	struct basis_thread w[SMT_MAX_THREADS];
+	double b[SMT_MAX_THREADS], busy[SMT_MAX_THREADS], window[SMT_MAX_THREADS];
+	double measured[SMT_MAX_THREADS];
 	struct smt_core_values *cv = &s->core[c->first_cpu];
+	const struct source_basis *use = NULL;
 	struct smt_core_estimate e;
 	double mean_window = 0, level = 0;
-	int n = c->nthreads, purr_files = core_purr_files(s, c);
-	int use_purr = purr_files == 2 && s->purr_basis;	/* every thread has both files */
-	int use_sched = !use_purr, use_hw;
+	int n = c->nthreads;
 
-	if (!core_window(s, c, purr_files, w))
+	if (!core_window(s, c, w, busy, window))
 		return;
-	for (int i = 0; i < n; i++)
-		use_sched &= w[i].sched >= 0;
-	use_hw = !use_purr && !use_sched;
-	for (int i = 0; i < n; i++)
-		use_hw &= w[i].hw >= 0;
+	/* The first basis, in the table's order, that measured every thread;
+	 * then what each derives from the window; then the next one begins. */
+	for (int i = 0; i < s->nsources && !use; i++) {
+		const struct source_basis *bs = basis_of(s, i);
+		if (bs && bs->measure(s->state[i], c->cpus, n, w, measured))
+			use = bs;
+	}
+	for (int i = 0; i < s->nsources; i++) {
+		const struct source_basis *bs = basis_of(s, i);
+		if (bs && bs->counted)
+			bs->counted(s->state[i], c->cpus, n, w);
+	}
+	rebase_core(s, c);
 	for (int i = 0; i < n; i++) {
-		b[i] = w[i].window > 0 ? w[i].busy / w[i].window : 0;
-		mean_window += w[i].window / n;
+		b[i] = window[i] > 0 ? busy[i] / window[i] : 0;
+		mean_window += window[i] / n;
 		level += b[i] > 1 ? 1 : b[i];
 	}
-	if (purr_files)
-		split_purr(s, c, w);
 	smt_estimate_core(cv->table, b, n, &e);
 
 	/* A core's estimate is the sum of its threads' (each over its own
 	 * window); its bounds and capacity are the core's own, over the mean.
-	 * PURR measures: its busy share is the value, and the bounds close on
-	 * it. */
+	 * A measured basis is the value, and the bounds close on it. */
 	double core_ms = mean_window * s->ms_per_tick, est = 0, model = 0;
 	double lo = e.core_lo * core_ms, hi = e.core_hi * core_ms, cap = e.capacity * core_ms;
-	double tb_ms = s->cpuinfo.timebase ? 1000.0 / (double)s->cpuinfo.timebase : 0;
 
 	for (int i = 0; i < n; i++) {
 		struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
-		double ms = w[i].window * s->ms_per_tick, m = e.est[i] * ms;
+		double ms = window[i] * s->ms_per_tick, m = e.est[i] * ms;
 
 		model += m;
-		v->busy += w[i].busy * s->ms_per_tick;
+		v->busy += w[i].busy_ms;
 		v->elapsed += ms;
-		if (w[i].hw >= 0) {	/* exported whatever the basis, to compare */
-			v->hw_throughput += w[i].hw;
-			v->have_hw = true;
-		}
-		if (use_purr) {
-			double idle = w[i].idle_purr < w[i].purr ? w[i].idle_purr : w[i].purr;
-			double measured = (w[i].purr - idle) * tb_ms;
-			v->throughput += measured;
-			v->lower += measured;
-			v->upper += measured;
-			v->basis = BASIS_PURR;
-			est += measured;
-		} else if (use_sched || use_hw) {
-			double measured = use_sched ? w[i].sched : w[i].hw;
-			v->throughput += measured;
-			v->lower += measured;
-			v->upper += measured;
-			v->basis = use_sched ? BASIS_SCHED : BASIS_HW;
-			est += measured;
+		if (use) {
+			v->throughput += measured[i];
+			v->lower += measured[i];
+			v->upper += measured[i];
+			v->source = use->name;
+			est += measured[i];
 		} else {
 			v->throughput += m;
 			v->lower += e.lo[i] * ms;
 			v->upper += e.hi[i] * ms;
-			v->basis = BASIS_MODEL;
+			v->source = "model";
 			est += m;
 		}
 	}
-	if (use_purr) {
+	if (use) {
 		lo = hi = est;
-		cap = core_ms;	/* PURR shares out the whole core */
-	} else if (use_sched || use_hw) {
-		lo = hi = est;	/* measured; the capacity is the model's */
-	}
-	if (use_purr || use_sched || use_hw)
+		if (use->whole_core)
+			cap = core_ms;	/* (the basis shares out the whole core) */
 		cv->model_error = (model - est) / core_ms;
-	cv->have_error = use_purr || use_sched || use_hw;
-	cv->basis = use_purr ? BASIS_PURR : use_sched ? BASIS_SCHED : use_hw ? BASIS_HW : BASIS_MODEL;
+	}
+	cv->have_error = use != NULL;
+	cv->source = use ? use->name : "model";
 	cv->model_cpu += model;
 	cv->throughput += est;
 	cv->lower += lo;

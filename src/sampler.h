@@ -16,7 +16,6 @@
 #include "config.h"
 #include "cpuinfo.h"
 #include "cpustat.h"
-#include "purr.h"
 #include "smtmodel.h"
 #include "source.h"
 #include "topology.h"
@@ -26,48 +25,15 @@ enum smt_source { SRC_CPUSTAT, SRC_CONFIG, SRC_TOPOLOGY, SRC_COUNT };
 
 
 
-/* Where a CPU's calibrated value comes from: nothing yet, the model from
- * /proc/stat, PURR, the software PURR (the sched source), or Intel's
- * overlap counters (the intel source). */
-enum smt_basis { BASIS_NONE, BASIS_MODEL, BASIS_PURR, BASIS_SCHED, BASIS_HW };
-
 struct smt_cpu_values {
 	double throughput, lower, upper;	/* calibrated busy time, ms, cumulative */
 	double busy;				/* raw busy time, ms, cumulative */
 	double elapsed;				/* time observed, ms, cumulative */
-	enum smt_basis basis;
+	/* Where the last window's value came from: a measured basis's name
+	 * (struct source_basis), "model", or NULL before a full window. */
+	const char *source;
 	bool have_prev;
 	struct cpustat_times prev;
-
-	/* PURR counters, as the POWER source measures them (the model's
-	 * measured basis): the first reading, then only increments, so a counter
-	 * reset while the CPU was offline never makes these go backwards. */
-	uint64_t purr[PURR_NCOUNTERS];		/* ticks, cumulative */
-	uint64_t purr_last[PURR_NCOUNTERS];	/* the last reading */
-	bool purr_have[PURR_NCOUNTERS];		/* purr[] has a value */
-	bool purr_live[PURR_NCOUNTERS];		/* purr_last is a baseline */
-	bool purr_open[PURR_NCOUNTERS];		/* the file is open (set by the PURR source) */
-	bool purr_fresh[PURR_NCOUNTERS];	/* and was read this pass */
-	uint64_t win_purr[PURR_NCOUNTERS];	/* purr[] where the core's window began */
-	bool win_purr_ok;
-	double purr_mode[PMODE_COUNT];		/* PURR ticks by mode, cumulative */
-
-	/* The software PURR, as the sched source measures it: calibrated and
-	 * raw busy ns from increments only, so never backwards. */
-	uint64_t sched_clock, sched_busy;
-	bool sched_fresh;			/* read this pass */
-	uint64_t win_sched_clock;		/* sched_clock where the core's window began */
-	bool win_sched_ok;
-
-	/* Intel's overlap counters, as the intel source measures them: the
-	 * thread's unhalted crystal ticks, and those weighted by the core's
-	 * table for the threads busy with it; cumulative. */
-	double hw_clock, hw_unhalted;
-	bool hw_fresh;				/* read this pass */
-	double win_hw_clock, win_hw_unhalted;	/* where the core's window began */
-	bool win_hw_ok;
-	double hw_throughput;			/* ms: busy x hw_clock / hw_unhalted, by window */
-	bool have_hw;
 };
 
 struct smt_core_values {
@@ -79,9 +45,9 @@ struct smt_core_values {
 	bool counted;				/* at least one window counted */
 	bool have_level;			/* level is from the current make-up */
 	double model_cpu;			/* the model's estimate, ms, cumulative */
-	double model_error;			/* model - measured (PURR or sched), cores, last window */
+	double model_error;			/* model - measured, cores, last window */
 	bool have_error;
-	enum smt_basis basis;			/* where the last window's values came from */
+	const char *source;			/* as smt_cpu_values' */
 };
 
 struct smt_totals {
@@ -97,10 +63,6 @@ struct sampler {
 	struct smt_core_values *core;	/* [topo.ncpus], by the core's first CPU */
 	int *last_core;			/* [topo.ncpus] first CPU of each CPU's core, last pass */
 	struct smt_totals all;
-	bool purr_basis;		/* PURR is trustworthy here: busy = purr - idle_purr */
-	uint64_t all_purr[PURR_NCOUNTERS];	/* ticks, sums of every CPU's increments */
-	double all_purr_mode[PMODE_COUNT];
-	bool have_all_purr[PURR_NCOUNTERS];
 	const struct sampler_source *source[SOURCE_MAX];	/* sampler_sources, as of init */
 	int nsources;
 	int status_base[SOURCE_MAX];	/* each source's first status slot */
@@ -118,7 +80,7 @@ struct sampler {
 void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* The status instance called name ("cpustat", "purr", "amd_df", ...), or
+/* The status instance called name ("cpustat", or a source's), or
  * NULL when there is none. */
 const char *sampler_status(const struct sampler *s, const char *name);
 

@@ -2,9 +2,10 @@
  * A source of the sampler beside /proc/stat and the topology: PURR and
  * lparcfg, the AMD uncore counters, and those to come.  Each owns its state
  * (state_size bytes, zeroed, that the sampler holds for it), names its
- * smtcpu.status instances and sets them (source_set_status), and has four
- * steps; the sampler walks one table of them (sources.c) in order.  Adding a
- * source is its own files, a line in that table and the PMDA's metrics.
+ * smtcpu.status instances and sets them (source_set_status), has four
+ * steps, and may offer a measured basis; the sampler walks one table of them
+ * (sources.c) in order.  Adding a source is its own files, a line in that
+ * table and the PMDA's metrics.
  */
 #ifndef SMTCPU_SOURCE_H
 #define SMTCPU_SOURCE_H
@@ -12,7 +13,44 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cpustat.h"
+
 struct sampler;
+
+/* One thread's /proc/stat over its core's window, for a measured basis. */
+struct basis_thread {
+	double busy_ms;			/* busy time, ms */
+	struct cpustat_times delta;	/* each field's ticks */
+};
+
+enum basis_check { BASIS_GO, BASIS_HOLD, BASIS_RESTART };
+
+/*
+ * A measured basis: a source that measures the calibrated time of a CPU
+ * (PURR, the software PURR, Intel's overlap counters) offers it through
+ * these, each for the threads of one core (cpus[0..n)).  For each core the
+ * sampler takes the first source in the table's order that measures every
+ * thread over the core's window, and the model where none does.
+ */
+struct source_basis {
+	const char *name;	/* smt.source's word for it: "purr", "sched", "hw" */
+	bool whole_core;	/* its capacity is the core's whole time, not the model's */
+	/* Before the window is taken: BASIS_HOLD when a reading it needs is
+	 * missing this pass (the window is held over to the next, so nothing
+	 * it counted is lost), BASIS_RESTART when its baselines cannot serve
+	 * (the core's window starts again, uncounted), else BASIS_GO.  NULL:
+	 * always BASIS_GO. */
+	enum basis_check (*check)(void *state, const int *cpus, int n);
+	/* Each thread's calibrated ms over the window since the last mark, in
+	 * ms[0..n); false when it did not measure them all. */
+	bool (*measure)(void *state, const int *cpus, int n, const struct basis_thread *w,
+			double *ms);
+	/* A window was counted (whatever its basis): what the source derives
+	 * from it for its own metrics.  May be NULL. */
+	void (*counted)(void *state, const int *cpus, int n, const struct basis_thread *w);
+	/* The core's next window begins now. */
+	void (*mark)(void *state, const int *cpus, int n);
+};
 
 #define SOURCE_MAX 8		/* sources in the table */
 #define SOURCE_MAX_STATUS 16	/* smtcpu.status instances, the sampler's own included */
@@ -32,6 +70,8 @@ struct sampler_source {
 	void (*read)(struct sampler *s, void *state, bool cpus_changed);
 	/* Closes what init opened; the sampler frees the state itself. */
 	void (*free)(struct sampler *s, void *state);
+	/* What it measures of each CPU, if it measures (see above); NULL if not. */
+	const struct source_basis *basis;
 };
 
 /* Every source, in the order they are read. */

@@ -76,6 +76,8 @@ static void release(struct intel_state *st)
 	free(st->fresh);
 	free(st->one);
 	free(st->ref);
+	free(st->clk);
+	st->clk = NULL;
 	st->backend = NULL;
 	st->handle = NULL;
 	st->last = NULL;
@@ -134,7 +136,8 @@ static int intel_source_init(struct sampler *s, void *state)
 	st->fresh = calloc((size_t)n, sizeof *st->fresh);
 	st->one = calloc((size_t)n, sizeof *st->one);
 	st->ref = calloc((size_t)n, sizeof *st->ref);
-	if (!st->handle || !st->last || !st->have_last || !st->fresh || !st->one || !st->ref) {
+	st->clk = calloc((size_t)n, sizeof *st->clk);
+	if (!st->clk || !st->handle || !st->last || !st->have_last || !st->fresh || !st->one || !st->ref) {
 		release(st);
 		snprintf(why, sizeof why, "out of memory for %d CPUs' counters", n);
 		status(s, "%s", why);
@@ -196,10 +199,10 @@ static void intel_source_read(struct sampler *s, void *state, bool cpus_changed)
 	struct intel_state *st = state;
 
 	(void)cpus_changed;
-	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
-		s->cpu[cpu].hw_fresh = false;
 	if (!st->backend)
 		return;
+	for (int cpu = 0; cpu < st->ncpus; cpu++)
+		st->clk[cpu].fresh = false;
 	st->backend->ops->begin_pass(st->backend);
 	read_cpus(st);
 	report(s, st);
@@ -225,11 +228,11 @@ static void intel_source_read(struct sampler *s, void *state, bool cpus_changed)
 		double both = n == 2 ? w.both : 0;
 		double c1 = t ? smt_thread_share(t, 1) : 1, c2 = t ? smt_thread_share(t, 2) : 0.5;
 		for (int k = 0; k < n; k++) {
-			struct smt_cpu_values *v = &s->cpu[c->cpus[k]];
+			struct intel_clock *v = &st->clk[c->cpus[k]];
 
-			v->hw_clock += c1 * w.alone[k] + c2 * both;
-			v->hw_unhalted += w.alone[k] + both;
-			v->hw_fresh = true;
+			v->clock += c1 * w.alone[k] + c2 * both;
+			v->unhalted += w.alone[k] + both;
+			v->fresh = true;
 		}
 	}
 }
@@ -240,9 +243,69 @@ static void intel_source_free(struct sampler *s, void *state)
 	release(state);
 }
 
+/* The measured basis "hw": the counters' calibrated share of each thread's
+ * unhalted time over the core's window, applied to its busy time (the
+ * crystal's rate need not be known). */
+static bool hw_window(const struct intel_clock *v, double busy_ms, double *ms)
+{
+	double unhalted = v->unhalted - v->win_unhalted;
+
+	if (!v->fresh || !v->win_ok)
+		return false;
+	*ms = unhalted <= 0 ? 0 : (v->clock - v->win_clock) / unhalted * busy_ms;
+	return true;
+}
+
+static bool hw_measure(void *state, const int *cpus, int n, const struct basis_thread *w,
+		       double *ms)
+{
+	const struct intel_state *st = state;
+
+	if (st->clk == NULL)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (!hw_window(&st->clk[cpus[i]], w[i].busy_ms, &ms[i]))
+			return false;
+	return true;
+}
+
+/* smt.hw.throughput_cpu: what the counters say, whatever the basis. */
+static void hw_counted(void *state, const int *cpus, int n, const struct basis_thread *w)
+{
+	struct intel_state *st = state;
+	double ms;
+
+	for (int i = 0; st->clk && i < n; i++)
+		if (hw_window(&st->clk[cpus[i]], w[i].busy_ms, &ms)) {
+			st->clk[cpus[i]].throughput += ms;
+			st->clk[cpus[i]].have = true;
+		}
+}
+
+static void hw_mark(void *state, const int *cpus, int n)
+{
+	struct intel_state *st = state;
+
+	for (int i = 0; st->clk && i < n; i++) {
+		struct intel_clock *v = &st->clk[cpus[i]];
+		v->win_clock = v->clock;
+		v->win_unhalted = v->unhalted;
+		v->win_ok = v->fresh;
+	}
+}
+
+static const struct source_basis hw_basis = {
+	.name = "hw", .measure = hw_measure, .counted = hw_counted, .mark = hw_mark,
+};
+
 const struct sampler_source intel_source = {
 	.name = "intel", .status_names = status_names, .nstatus = 1,
 	.state_size = sizeof(struct intel_state),
 	.init = intel_source_init, .sync = intel_source_sync, .read = intel_source_read,
-	.free = intel_source_free,
+	.free = intel_source_free, .basis = &hw_basis,
 };
+
+const struct intel_state *sampler_intel(const struct sampler *s)
+{
+	return source_state(s, &intel_source);
+}

@@ -14,7 +14,21 @@
 #include "counters.h"
 #include "intel_smt.h"
 
+struct sampler;
+
+/* A thread's overlap counters, cumulative: its unhalted crystal ticks, and
+ * those weighted by its core's table for the threads busy with it. */
+struct intel_clock {
+	double clock, unhalted;
+	bool fresh;				/* read this pass */
+	double win_clock, win_unhalted;		/* where the core's window began */
+	bool win_ok;
+	double throughput;			/* ms: busy x clock / unhalted, by window */
+	bool have;				/* throughput has a value */
+};
+
 struct intel_state {
+	struct intel_clock *clk;	/* [ncpus]: the measured basis "hw" */
 	enum intel_smt_kind kind;
 	struct ctr_backend *backend;
 	struct ctr_event ev[2];		/* ONE_THREAD_ACTIVE, REF_* */
@@ -29,5 +43,8 @@ struct intel_state {
 };
 
 extern const struct sampler_source intel_source;
+
+/* NULL before sampler_init. */
+const struct intel_state *sampler_intel(const struct sampler *s);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
@@ -21,7 +22,7 @@ static void purr_status(struct sampler *s, struct power_state *ps)
 	const struct purr *p = &ps->purr;
 	int err = p->open_error[PURR];
 
-	s->purr_basis = false;
+	ps->trusted = false;
 	if (p->nopen[PURR] == 0 && p->nfailed[PURR] == 0) {
 		if (err == 0 || err == ENOENT)
 			source_set_status(s, &power_source, POWER_STATUS_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
@@ -58,7 +59,7 @@ static void purr_status(struct sampler *s, struct power_state *ps)
 		       "by mode in proportion to /proc/stat");
 		return;
 	}
-	s->purr_basis = true;
+	ps->trusted = true;
 	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
 		if (p->nfailed[k] > 0) {
 			source_set_status(s, &power_source, POWER_STATUS_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: "
@@ -95,6 +96,10 @@ static int power_init(struct sampler *s, void *state)
 
 	if ((sts = purr_init(&ps->purr, s->topo.ncpus)) < 0)
 		return sts;
+	ps->ncpus = s->topo.ncpus;
+	ps->timebase = s->cpuinfo.timebase;
+	if ((ps->cpu = calloc((size_t)(ps->ncpus > 0 ? ps->ncpus : 1), sizeof *ps->cpu)) == NULL)
+		return -ENOMEM;
 	power_sync(s, ps);
 	sts = lparcfg_open(&ps->lparcfg);
 	if (sts == -ENOMEM)
@@ -116,21 +121,8 @@ static void power_free(struct sampler *s, void *state)
 
 	(void)s;
 	purr_free(&ps->purr);
+	free(ps->cpu);
 	lparcfg_close(&ps->lparcfg);
-}
-
-/* What the sampler needs of each CPU's files to count its core. */
-static void publish(struct sampler *s, struct power_state *ps)
-{
-	for (int cpu = 0; cpu < s->topo.ncpus; cpu++) {
-		const struct purr_cpu *pc = &ps->purr.cpu[cpu];
-		struct smt_cpu_values *v = &s->cpu[cpu];
-
-		for (int k = 0; k < PURR_NCOUNTERS; k++) {
-			v->purr_open[k] = pc->fd[k] >= 0;
-			v->purr_fresh[k] = pc->seen[k];
-		}
-	}
 }
 
 /* After the online set changed: files follow the CPUs; a CPU that went
@@ -140,12 +132,11 @@ static void power_sync(struct sampler *s, void *state)
 	struct power_state *ps = state;
 
 	purr_sync(&ps->purr, s->topo.online);
-	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
+	for (int cpu = 0; cpu < ps->ncpus; cpu++)
 		if (!s->topo.online[cpu])
 			for (int k = 0; k < PURR_NCOUNTERS; k++)
-				s->cpu[cpu].purr_live[k] = false;
+				ps->cpu[cpu].live[k] = false;
 	purr_status(s, ps);
-	publish(s, ps);
 }
 
 /*
@@ -170,30 +161,30 @@ static bool accumulate(uint64_t v, uint64_t *total, uint64_t *last, bool *have, 
 	return back;
 }
 
-static void read_purr(struct sampler *s, struct power_state *ps)
+static void read_purr(struct power_state *ps)
 {
 	purr_read(&ps->purr);
-	for (int cpu = 0; cpu < s->topo.ncpus; cpu++) {
+	for (int cpu = 0; cpu < ps->ncpus; cpu++) {
 		const struct purr_cpu *pc = &ps->purr.cpu[cpu];
-		struct smt_cpu_values *v = &s->cpu[cpu];
+		struct purr_values *v = &ps->cpu[cpu];
 
 		for (int k = 0; k < PURR_NCOUNTERS; k++) {
-			uint64_t before = v->purr[k];
-			bool had = v->purr_have[k];
+			uint64_t before = v->total[k];
+			bool had = v->have[k];
 
 			if (!pc->seen[k])
 				continue;
 			/* The model had the core while this file failed: its
 			 * window starts again rather than count that time twice. */
 			if (pc->reopened[k])
-				v->win_purr_ok = false;
-			if (accumulate(pc->now[k], &v->purr[k], &v->purr_last[k],
-				       &v->purr_have[k], &v->purr_live[k]))
+				v->win_ok = false;
+			if (accumulate(pc->now[k], &v->total[k], &v->last[k], &v->have[k],
+				       &v->live[k]))
 				smt_log_once(SMT_LOG_INFO, "cpu%d/%s went backwards; counting on "
 					     "from the new value", cpu, purr_file_names[k]);
 			if (had)
-				s->all_purr[k] += v->purr[k] - before;
-			s->have_all_purr[k] = true;
+				ps->all[k] += v->total[k] - before;
+			ps->have_all[k] = true;
 		}
 	}
 }
@@ -263,15 +254,113 @@ static void read_lparcfg(struct sampler *s, struct power_state *ps, bool cpus_ch
 static void power_read(struct sampler *s, void *state, bool cpus_changed)
 {
 	struct power_state *ps = state;
-	uint64_t purr_before = s->all_purr[PURR];
+	uint64_t purr_before = ps->all[PURR];
 
 	if (ps->purr.nopen[PURR] > 0 || ps->purr.nfailed[PURR] > 0) {
-		read_purr(s, ps);
+		read_purr(ps);
 		purr_status(s, ps);
-		publish(s, ps);
 	}
-	read_lparcfg(s, ps, cpus_changed, s->all_purr[PURR] - purr_before);
+	read_lparcfg(s, ps, cpus_changed, ps->all[PURR] - purr_before);
 }
+
+/* How much PURR a core's window can use: 0 none, 1 purr, 2 purr and
+ * idle_purr, for every thread. */
+static int core_files(const struct power_state *ps, const int *cpus, int n)
+{
+	int files = 2;
+
+	for (int i = 0; i < n && files; i++) {
+		const struct purr_cpu *pc = &ps->purr.cpu[cpus[i]];
+		if (pc->fd[PURR] < 0)
+			files = 0;
+		else if (pc->fd[IDLE_PURR] < 0)
+			files = 1;
+	}
+	return files;
+}
+
+/* A thread whose open files were not read this pass holds the core's window
+ * over (PURR and /proc/stat must cover the same window); one whose baseline
+ * is gone (a file reopened) starts it again. */
+static enum basis_check purr_check(void *state, const int *cpus, int n)
+{
+	const struct power_state *ps = state;
+	int files = core_files(ps, cpus, n);
+
+	for (int i = 0; i < n; i++) {
+		const struct purr_cpu *pc = &ps->purr.cpu[cpus[i]];
+		if ((files >= 1 && !pc->seen[PURR]) || (files == 2 && !pc->seen[IDLE_PURR]))
+			return BASIS_HOLD;
+	}
+	for (int i = 0; i < n && files; i++)
+		if (!ps->cpu[cpus[i]].win_ok)
+			return BASIS_RESTART;
+	return BASIS_GO;
+}
+
+static double window_of(const struct purr_values *v, int k)
+{
+	return (double)(v->total[k] - v->win[k]);
+}
+
+/* Busy PURR, purr - idle_purr over the window, in ms of the timebase:
+ * where both files of every thread serve and PURR is trusted here. */
+static bool purr_measure(void *state, const int *cpus, int n, const struct basis_thread *w,
+			 double *ms)
+{
+	const struct power_state *ps = state;
+
+	(void)w;
+	if (!ps->trusted || ps->timebase == 0 || core_files(ps, cpus, n) != 2)
+		return false;
+	for (int i = 0; i < n; i++) {
+		const struct purr_values *v = &ps->cpu[cpus[i]];
+		double purr = window_of(v, PURR), idle = window_of(v, IDLE_PURR);
+		ms[i] = (purr - (idle < purr ? idle : purr)) * 1000.0 / (double)ps->timebase;
+	}
+	return true;
+}
+
+/* Each thread's PURR over the window shared out by /proc/stat's modes. */
+static void purr_counted(void *state, const int *cpus, int n, const struct basis_thread *w)
+{
+	struct power_state *ps = state;
+	int files = core_files(ps, cpus, n);
+
+	if (files == 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct purr_values *v = &ps->cpu[cpus[i]];
+		const uint64_t *f = w[i].delta.field;
+		double mode[PMODE_COUNT], out[PMODE_COUNT];
+
+		mode[PMODE_USER] = (double)(f[CS_USER] + f[CS_NICE]);
+		mode[PMODE_SYS] = (double)(f[CS_SYSTEM] + f[CS_IRQ] + f[CS_SOFTIRQ]);
+		mode[PMODE_WAIT] = (double)f[CS_IOWAIT];
+		mode[PMODE_IDLE] = (double)f[CS_IDLE];
+		purr_split(window_of(v, PURR), files == 2 ? window_of(v, IDLE_PURR) : -1, mode, out);
+		for (int m = 0; m < PMODE_COUNT; m++) {
+			v->mode[m] += out[m];
+			ps->all_mode[m] += out[m];
+		}
+	}
+}
+
+static void purr_mark(void *state, const int *cpus, int n)
+{
+	struct power_state *ps = state;
+
+	for (int i = 0; i < n; i++) {
+		struct purr_values *v = &ps->cpu[cpus[i]];
+		memcpy(v->win, v->total, sizeof v->win);
+		v->win_ok = v->have[PURR];
+	}
+}
+
+static const struct source_basis purr_basis = {
+	.name = "purr", .whole_core = true,
+	.check = purr_check, .measure = purr_measure, .counted = purr_counted, .mark = purr_mark,
+};
 
 static const char *const status_names[] = { "purr", "lparcfg" };
 
@@ -279,6 +368,7 @@ const struct sampler_source power_source = {
 	.name = "power", .status_names = status_names, .nstatus = 2,
 	.state_size = sizeof(struct power_state),
 	.init = power_init, .sync = power_sync, .read = power_read, .free = power_free,
+	.basis = &purr_basis,
 };
 
 const struct power_state *sampler_power(const struct sampler *s)

@@ -1,7 +1,9 @@
 /*
  * The POWER source's state, for the PMDA's purr.*, kernel.percpu.cpu.*purr
- * and lpar.* metrics.  The per-CPU PURR counters the model uses are the
- * sampler's (smt_cpu_values), as any measured basis would be.
+ * and lpar.* metrics: each CPU's PURR counters as increments, their split
+ * by mode, the partition's lparcfg counters.  Where PURR can be trusted it
+ * is the sampler's measured basis "purr" (source.h): busy = purr -
+ * idle_purr, a share of the whole core.
  */
 #ifndef SMTCPU_SOURCE_POWER_H
 #define SMTCPU_SOURCE_POWER_H
@@ -23,8 +25,27 @@ struct lpar_values {
 	bool have[LPAR_NCOUNTERS];
 };
 
+/* A CPU's PURR counters: the first reading, then only increments, so a
+ * counter reset while the CPU was offline never makes these go backwards. */
+struct purr_values {
+	uint64_t total[PURR_NCOUNTERS];		/* ticks, cumulative */
+	uint64_t last[PURR_NCOUNTERS];		/* the last reading */
+	bool have[PURR_NCOUNTERS];		/* total[] has a value */
+	bool live[PURR_NCOUNTERS];		/* last is a baseline */
+	uint64_t win[PURR_NCOUNTERS];		/* total[] where the core's window began */
+	bool win_ok;
+	double mode[PMODE_COUNT];		/* PURR ticks by mode, cumulative */
+};
+
 struct power_state {
 	struct purr purr;		/* the files of every CPU */
+	struct purr_values *cpu;	/* [ncpus] */
+	int ncpus;
+	bool trusted;			/* PURR is the basis here: busy = purr - idle_purr */
+	uint64_t timebase;		/* ticks a second, /proc/cpuinfo's */
+	uint64_t all[PURR_NCOUNTERS];	/* ticks, sums of every CPU's increments */
+	bool have_all[PURR_NCOUNTERS];
+	double all_mode[PMODE_COUNT];
 	struct lparcfg lparcfg;
 	struct lpar_values lpar;
 };

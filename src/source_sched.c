@@ -101,6 +101,8 @@ static void release(struct sched_state *st)
 	free(st->have_last);
 	free(st->scratch);
 	free(st->mapped);
+	free(st->clk);
+	st->clk = NULL;
 	st->core_of = st->slot_of = st->scratch = st->mapped = NULL;
 	st->last_clock = st->last_busy = NULL;
 	st->last_missed = NULL;
@@ -140,7 +142,8 @@ static int sched_source_init(struct sampler *s, void *state)
 	st->have_last = calloc((size_t)n, sizeof *st->have_last);
 	st->scratch = calloc((size_t)n, sizeof *st->scratch);
 	st->mapped = calloc((size_t)n, sizeof *st->mapped);
-	if (!st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->last_missed ||
+	st->clk = calloc((size_t)n, sizeof *st->clk);
+	if (!st->clk || !st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->last_missed ||
 	    !st->have_last || !st->scratch || !st->mapped) {
 		snprintf(why, sizeof why, "off: out of memory for the software PURR's %d CPUs", n);
 		return stay_off(s, st, why);
@@ -340,8 +343,7 @@ static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, 
 
 /* Adds a CPU's growth since its last reading to its clocks; false where they
  * started again (the caller starts counting from this reading). */
-static bool add_reading(struct sched_state *st, int cpu, uint64_t clock, uint64_t busy,
-			struct smt_cpu_values *v)
+static bool add_reading(struct sched_state *st, int cpu, uint64_t clock, uint64_t busy)
 {
 	uint64_t dc = highwater_advance(&st->last_clock[cpu], clock, SCHED_BACK_SLACK_NS);
 	uint64_t db = highwater_advance(&st->last_busy[cpu], busy, SCHED_BACK_SLACK_NS);
@@ -351,22 +353,21 @@ static bool add_reading(struct sched_state *st, int cpu, uint64_t clock, uint64_
 			     "second; counting starts again from the new values", cpu);
 		return false;
 	}
-	v->sched_clock += dc;
-	v->sched_busy += db;
+	st->clk[cpu].clock += dc;
+	st->clk[cpu].busy += db;
 	return true;
 }
 
-/* Per CPU: the clocks become the sampler's measured basis, by increments. */
+/* Per CPU: the clocks become the measured basis "sched", by increments. */
 static void read_cpus(struct sampler *s, struct sched_state *st)
 {
-	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
-		s->cpu[cpu].sched_fresh = false;
+	for (int cpu = 0; cpu < st->ncpus; cpu++)
+		st->clk[cpu].fresh = false;
 	for (int i = 0; i < s->topo.ncores; i++) {
 		const struct topo_core *c = &s->topo.cores[i];
 
 		for (int t = 0; t < c->nthreads; t++) {
 			int cpu = c->cpus[t];
-			struct smt_cpu_values *v = &s->cpu[cpu];
 			uint64_t clock, busy, sc, sb;
 
 			if (st->core_of[cpu] != c->first_cpu || st->slot_of[cpu] != t)
@@ -376,8 +377,8 @@ static void read_cpus(struct sampler *s, struct sched_state *st)
 			sched_purr_thread_now(&st->sp, c->first_cpu, t, &clock, &busy, &sc, &sb);
 			add_spell(st, th, sc, sb);
 			add_pending(st, &th->pending);
-			if (st->have_last[cpu] && add_reading(st, cpu, clock, busy, v)) {
-				v->sched_fresh = true;
+			if (st->have_last[cpu] && add_reading(st, cpu, clock, busy)) {
+				st->clk[cpu].fresh = true;
 			} else {
 				st->last_clock[cpu] = clock;
 				st->last_busy[cpu] = busy;
@@ -410,8 +411,8 @@ static void sched_source_read(struct sampler *s, void *state, bool cpus_changed)
 		char why[128];
 		snprintf(why, sizeof why, "cannot read the program's cores map: %s", strerror(-sts));
 		status(s, "%s", why);
-		for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
-			s->cpu[cpu].sched_fresh = false;
+		for (int cpu = 0; cpu < st->ncpus; cpu++)
+			st->clk[cpu].fresh = false;
 		return;
 	}
 	read_cpus(s, st);
@@ -436,11 +437,48 @@ static void sched_source_free(struct sampler *s, void *state)
 	release(st);
 }
 
+/* The measured basis "sched": each thread's calibrated clock over the
+ * core's window, where the program read it at both ends (a missing reading
+ * is "not measured", never a hold). */
+static bool sched_measure(void *state, const int *cpus, int n, const struct basis_thread *w,
+			  double *ms)
+{
+	const struct sched_state *st = state;
+
+	(void)w;
+	if (!st->on || st->clk == NULL)
+		return false;
+	for (int i = 0; i < n; i++) {
+		const struct sched_clock *k = &st->clk[cpus[i]];
+		if (!k->fresh || !k->win_ok)
+			return false;
+		ms[i] = (double)(k->clock - k->win_clock) / 1e6;
+	}
+	return true;
+}
+
+static void sched_mark(void *state, const int *cpus, int n)
+{
+	struct sched_state *st = state;
+
+	if (st->clk == NULL)
+		return;
+	for (int i = 0; i < n; i++) {
+		struct sched_clock *k = &st->clk[cpus[i]];
+		k->win_clock = k->clock;
+		k->win_ok = k->fresh;
+	}
+}
+
+static const struct source_basis sched_basis = {
+	.name = "sched", .measure = sched_measure, .mark = sched_mark,
+};
+
 const struct sampler_source sched_source = {
 	.name = "sched", .status_names = status_names, .nstatus = 1,
 	.state_size = sizeof(struct sched_state),
 	.init = sched_source_init, .sync = sched_source_sync, .read = sched_source_read,
-	.free = sched_source_free,
+	.free = sched_source_free, .basis = &sched_basis,
 };
 
 const struct sched_state *sampler_sched(const struct sampler *s)

@@ -25,8 +25,17 @@ struct sampler;
  * program ever waits for a core's lock, far less than a restart loses. */
 #define SCHED_BACK_SLACK_NS 1000000000ULL
 
+/* A CPU's software PURR, as increments past a high-water mark: never back. */
+struct sched_clock {
+	uint64_t clock, busy;		/* calibrated and raw busy ns, cumulative */
+	bool fresh;			/* read this pass */
+	uint64_t win_clock;		/* clock where the core's window began */
+	bool win_ok;
+};
+
 struct sched_state {
 	struct sched_purr sp;
+	struct sched_clock *clk;	/* [ncpus]: the measured basis "sched" */
 	bool on;			/* the program runs */
 	int ncpus;
 	int *core_of, *slot_of;		/* [ncpus] as cpus[] holds them, -1 not counted */

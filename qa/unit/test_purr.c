@@ -189,14 +189,14 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	assert_string_equal(sampler_status(&s, "purr"), "ok");
 	sampler_pass(&s);
 	assert_string_equal(sampler_status(&s, "lparcfg"), "ok");
-	uint64_t start = s.cpu[0].purr[PURR], tbr = sampler_power(&s)->lpar.total[LPAR_C_TBR];
+	uint64_t start = sampler_power(&s)->cpu[0].total[PURR], tbr = sampler_power(&s)->lpar.total[LPAR_C_TBR];
 	assert_true(start == 1000 * TB / 2);
 	one_second();
 	sampler_pass(&s);
 	/* busy = purr - idle_purr: 0.625 s of a core; the model (power8-smt4)
 	 * would say 0.6: error -0.025 of a core */
 	assert_float_equal(s.cpu[0].throughput, 625, 1e-9);
-	assert_int_equal(s.cpu[0].basis, BASIS_PURR);
+	assert_string_equal(s.cpu[0].source, "purr");
 	assert_float_equal(s.core[0].model_error, -0.025, 1e-9);
 	assert_float_equal(s.core[2].throughput, 0, 1e-9);
 	assert_true(sampler_power(&s)->lpar.total[LPAR_C_TBR] - tbr == TB);
@@ -208,17 +208,17 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	}
 	assert_int_equal(allocations, before);
 	assert_float_equal(s.cpu[0].throughput, 51 * 625.0, 1e-6);
-	assert_float_equal(s.cpu[0].purr_mode[PMODE_USER], 51 * 0.625 * TB, 1);
-	assert_true(s.cpu[0].purr[PURR] == start + 51 * TB * 5 / 8);
+	assert_float_equal(sampler_power(&s)->cpu[0].mode[PMODE_USER], 51 * 0.625 * TB, 1);
+	assert_true(sampler_power(&s)->cpu[0].total[PURR] == start + 51 * TB * 5 / 8);
 
 	/* A reset counter adds nothing, then counting goes on from it. */
 	purr[0] = 0x100;
 	write_counters();
 	sampler_pass(&s);
-	assert_true(s.cpu[0].purr[PURR] == start + 51 * TB * 5 / 8);
+	assert_true(sampler_power(&s)->cpu[0].total[PURR] == start + 51 * TB * 5 / 8);
 	one_second();
 	sampler_pass(&s);
-	assert_true(s.cpu[0].purr[PURR] == start + 52 * TB * 5 / 8);
+	assert_true(sampler_power(&s)->cpu[0].total[PURR] == start + 52 * TB * 5 / 8);
 	sampler_free(&s);
 }
 

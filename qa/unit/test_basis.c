@@ -1,0 +1,256 @@
+/*
+ * Adding a source, as the README shows it: test-only sources registered
+ * through the same table the sampler walks (this file defines
+ * sampler_sources[], so the library's src/sources.c is not linked), each
+ * offering a measured basis.  For each core the sampler takes the first
+ * basis in the table's order that measures every thread, and the model
+ * where none does: worked here by hand on a small x86 tree (4 cores of 2
+ * threads, cpuN and cpuN+4 siblings, x86-smt2: c(1) = 0.8, c(2) = 0.5).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "unit.h"
+#include "log.h"
+#include "sampler.h"
+#include "source.h"
+
+#define CPUDIR "/sys/devices/system/cpu"
+
+/* A basis that credits each thread FACTOR of its busy time, on the CPUs of
+ * its mask, and counts the windows it was told of. */
+struct fake_state {
+	int marks, counted;
+};
+struct fake {
+	const char *name;
+	double factor;
+	unsigned mask;		/* CPUs it measures */
+};
+
+static bool fake_measure(const struct fake *f, const int *cpus, int n,
+			 const struct basis_thread *w, double *ms)
+{
+	for (int i = 0; i < n; i++) {
+		if (!(f->mask & (1u << cpus[i])))
+			return false;
+		ms[i] = f->factor * w[i].busy_ms;
+	}
+	return true;
+}
+
+static struct fake half = { "half", 0.5, 0x0f }, most = { "most", 0.9, 0x33 };
+
+static bool half_measure(void *st, const int *cpus, int n, const struct basis_thread *w,
+			 double *ms)
+{
+	(void)st;
+	return fake_measure(&half, cpus, n, w, ms);
+}
+static bool most_measure(void *st, const int *cpus, int n, const struct basis_thread *w,
+			 double *ms)
+{
+	(void)st;
+	return fake_measure(&most, cpus, n, w, ms);
+}
+static void fake_counted(void *st, const int *cpus, int n, const struct basis_thread *w)
+{
+	(void)cpus; (void)n; (void)w;
+	((struct fake_state *)st)->counted++;
+}
+static void fake_mark(void *st, const int *cpus, int n)
+{
+	(void)cpus; (void)n;
+	((struct fake_state *)st)->marks++;
+}
+static int half_init(struct sampler *s, void *st);
+static int most_init(struct sampler *s, void *st);
+static void fake_read(struct sampler *s, void *st, bool changed) { (void)s; (void)st; (void)changed; }
+static void fake_free(struct sampler *s, void *st) { (void)s; (void)st; }
+
+static const struct source_basis half_basis = {
+	.name = "half", .measure = half_measure, .counted = fake_counted, .mark = fake_mark,
+};
+static const struct source_basis most_basis = {
+	.name = "most", .measure = most_measure, .counted = fake_counted, .mark = fake_mark,
+};
+static const char *const half_status[] = { "half" }, *const most_status[] = { "most" };
+static const struct sampler_source half_source = {
+	.name = "half", .status_names = half_status, .nstatus = 1,
+	.state_size = sizeof(struct fake_state), .init = half_init, .read = fake_read,
+	.free = fake_free, .basis = &half_basis,
+};
+static const struct sampler_source most_source = {
+	.name = "most", .status_names = most_status, .nstatus = 1,
+	.state_size = sizeof(struct fake_state), .init = most_init, .read = fake_read,
+	.free = fake_free, .basis = &most_basis,
+};
+
+/* The table the sampler walks (src/sources.c's, replaced): two slots, which
+ * source is in which set by each test. */
+static struct sampler_source slot[2];
+const struct sampler_source *const sampler_sources[] = { &slot[0], &slot[1] };
+const int sampler_nsources = 2;
+
+static void table(const struct sampler_source *first, const struct sampler_source *second)
+{
+	slot[0] = *first;
+	slot[1] = *second;
+}
+
+/* A source's status, set as any source sets its own (its table entry). */
+static int init_named(struct sampler *s, const char *name)
+{
+	for (int i = 0; i < s->nsources; i++)
+		if (strcmp(s->source[i]->name, name) == 0)
+			source_set_status(s, s->source[i], 0, "ok");
+	return 0;
+}
+static int half_init(struct sampler *s, void *st)
+{
+	(void)st;
+	return init_named(s, "half");
+}
+static int most_init(struct sampler *s, void *st)
+{
+	(void)st;
+	return init_named(s, "most");
+}
+
+static uint64_t user[8], idle[8];
+
+static void write_stat(void)
+{
+	char text[2048];
+	size_t used = (size_t)snprintf(text, sizeof text, "cpu  0 0 0 0 0 0 0 0 0 0\n");
+	for (int c = 0; c < 8; c++)
+		used += (size_t)snprintf(text + used, sizeof text - used,
+			"cpu%d %llu 0 0 %llu 0 0 0 0 0 0\n", c,
+			(unsigned long long)user[c], (unsigned long long)idle[c]);
+	fixture_write("/proc/stat", "%s", text);
+}
+
+static void quiet(enum smt_log_level level, const char *message)
+{
+	(void)level;
+	(void)message;
+}
+
+static int make_machine(void **state)
+{
+	(void)state;
+	fixture_new("basis");
+	fixture_write(CPUDIR "/possible", "0-7\n");
+	fixture_write(CPUDIR "/online", "0-7\n");
+	for (int c = 0; c < 8; c++) {
+		char d[64];
+		snprintf(d, sizeof d, CPUDIR "/cpu%d/topology/thread_siblings_list", c);
+		fixture_write(d, "%d,%d\n", c % 4, c % 4 + 4);
+		snprintf(d, sizeof d, CPUDIR "/cpu%d/topology/physical_package_id", c);
+		fixture_write(d, "0\n");
+		user[c] = 1000;
+		idle[c] = 9000;
+	}
+	fixture_write("/proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+		      "cpu family\t: 23\nmodel\t\t: 49\nmodel name\t: AMD EPYC 7742 64-Core Processor\n"
+		      "flags\t\t: fpu ht\n\n");
+	write_stat();
+	sr_set_root(fixture_root);
+	smt_log_set_sink(quiet);
+	return 0;
+}
+
+/* Two passes around one window of 100 ticks (1000 ms at USER_HZ 100): every
+ * CPU busy 60 ticks. */
+static void one_window(struct sampler *s)
+{
+	sampler_pass(s);
+	for (int c = 0; c < 8; c++) {
+		user[c] += 60;
+		idle[c] += 40;
+	}
+	write_stat();
+	sampler_pass(s);
+}
+
+static double ms_per_tick(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	return 1000.0 / (double)(hz > 0 ? hz : 100);
+}
+
+/* half first: cores 0-3 all have both threads in half's mask (0x0f holds
+ * cpu0-3 but not their siblings cpu4-7), so no core is half's; most's mask
+ * (cpu0,1,4,5) holds cores 0 and 1 whole: most for those, the model for
+ * cores 2 and 3. */
+static void first_basis_that_measures_the_core(void **state)
+{
+	struct sampler s;
+	double busy = 60 * ms_per_tick();
+	(void)state;
+
+	table(&half_source, &most_source);
+	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
+	assert_string_equal(sampler_status(&s, "half"), "ok");
+	one_window(&s);
+	for (int cpu = 0; cpu < 8; cpu++) {
+		int measured = cpu % 4 < 2;
+		assert_string_equal(s.cpu[cpu].source, measured ? "most" : "model");
+		/* the model: both threads busy 0.6, independent:
+		 * 0.6 x (0.4 x 0.8 + 0.6 x 0.5) = 0.372 of the window */
+		assert_float_equal(s.cpu[cpu].throughput, measured ? 0.9 * busy : 0.372 * 100 *
+				   ms_per_tick(), 1e-6);
+	}
+	assert_string_equal(s.core[0].source, "most");
+	assert_string_equal(s.core[2].source, "model");
+	assert_true(s.core[0].have_error && !s.core[2].have_error);
+	sampler_free(&s);
+}
+
+/* A basis that measures every core, placed first, is every core's; the
+ * one after it only sees its windows counted (counted and mark called for
+ * every basis, whichever is taken). */
+static void table_order_decides(void **state)
+{
+	static const struct fake all = { "all", 0.7, 0xff };
+	struct sampler s;
+	(void)state;
+
+	/* half's mask widened to every CPU for this case */
+	struct fake saved = half;
+	half = all;
+	table(&half_source, &most_source);
+	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
+	one_window(&s);
+	for (int cpu = 0; cpu < 8; cpu++) {
+		assert_string_equal(s.cpu[cpu].source, "half");
+		assert_float_equal(s.cpu[cpu].throughput, 0.7 * 60 * ms_per_tick(), 1e-6);
+	}
+	/* 4 cores' windows counted for both sources; marked at the first pass
+	 * (a new window) and after the counted one */
+	assert_int_equal(((struct fake_state *)s.state[0])->counted, 4);
+	assert_int_equal(((struct fake_state *)s.state[1])->counted, 4);
+	assert_int_equal(((struct fake_state *)s.state[1])->marks, 8);
+	sampler_free(&s);
+
+	table(&most_source, &half_source);
+	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
+	one_window(&s);
+	assert_string_equal(s.cpu[0].source, "most");	/* most's cores */
+	assert_string_equal(s.cpu[2].source, "half");	/* the rest: half, after it */
+	sampler_free(&s);
+	half = saved;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(first_basis_that_measures_the_core, make_machine,
+						fixture_teardown),
+		cmocka_unit_test_setup_teardown(table_order_decides, make_machine, fixture_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
