@@ -146,11 +146,9 @@ static int make_machine(void **state)
 	fixture_write(CPUDIR "/possible", "0-7\n");
 	fixture_write(CPUDIR "/online", "0-7\n");
 	for (int c = 0; c < 8; c++) {
-		char d[64];
-		snprintf(d, sizeof d, CPUDIR "/cpu%d/topology/thread_siblings_list", c);
-		fixture_write(d, "%d,%d\n", c % 4, c % 4 + 4);
-		snprintf(d, sizeof d, CPUDIR "/cpu%d/topology/physical_package_id", c);
-		fixture_write(d, "0\n");
+		char siblings[16];
+		snprintf(siblings, sizeof siblings, "%d,%d", c % 4, c % 4 + 4);
+		fixture_cpu_topology(c, siblings, 0);
 		user[c] = 1000;
 		idle[c] = 9000;
 	}

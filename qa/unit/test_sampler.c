@@ -62,10 +62,8 @@ static int make_machine(void **state)
 	for (int c = 0; c < 8; c++) {
 		char d[64];
 		int core = c % 4;
-		snprintf(d, sizeof d, CPUDIR "/cpu%d/topology/thread_siblings_list", c);
-		fixture_write(d, "%d,%d\n", core, core + 4);
-		snprintf(d, sizeof d, CPUDIR "/cpu%d/topology/physical_package_id", c);
-		fixture_write(d, "%d\n", core / 2);
+		snprintf(d, sizeof d, "%d,%d", core, core + 4);
+		fixture_cpu_topology(c, d, core / 2);
 		snprintf(d, sizeof d, CPUDIR "/cpu%d/cache/index3/level", c);
 		fixture_write(d, "3\n");
 		snprintf(d, sizeof d, CPUDIR "/cpu%d/cache/index3/shared_cpu_list", c);

@@ -85,6 +85,17 @@ static inline const char *fixture_file(const char *path, const char *text)
 	return full;
 }
 
+/* cpuN's thread_siblings_list and physical_package_id, as sysfs has them. */
+static inline void fixture_cpu_topology(int cpu, const char *siblings, int package)
+{
+	char path[96];
+
+	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list", cpu);
+	fixture_write(path, "%s\n", siblings);
+	snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+	fixture_write(path, "%d\n", package);
+}
+
 static inline void fixture_unlink(const char *path)
 {
 	char full[PATH_MAX];
