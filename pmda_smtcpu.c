@@ -20,6 +20,7 @@
 
 #include "domain.h"
 #include "src/log.h"
+#include "src/monoclock.h"
 #include "src/sampler.h"
 #include "src/source_amd.h"
 #include "src/source_power.h"
@@ -322,11 +323,13 @@ static pmInDom indom(int serial)
 	return indomtab[serial].it_indom;
 }
 
-static double monotonic(void)
+/* The sampling period, ms: the PMDA's own, from the configuration file at
+ * start, then -t, then any store to smtcpu.control.period. */
+static unsigned period_ms;
+
+static double period_s(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return period_ms / 1000.0;
 }
 
 static void log_sink(enum smt_log_level level, const char *message)
@@ -419,7 +422,7 @@ static void refresh_instances(void)
 static void sample_now(void)
 {
 	sampler_pass(&sampler);
-	last_pass = monotonic();
+	last_pass = mono_seconds();
 	if (sampler.topo.generation != topology_seen || amd()->generation != amd_seen)
 		refresh_instances();
 	for (int i = 0; i < 2; i++)
@@ -582,7 +585,7 @@ static int fetch_agent(unsigned int item, void *priv, pmAtomValue *atom)
 {
 	switch (item) {
 	case 0: atom->cp = (char *)priv; break;
-	case 1: atom->ul = sampler.config.period_ms; break;
+	case 1: atom->ul = period_ms; break;
 	case 2: atom->ul = 0; break;
 	case 3: atom->ull = sampler.passes; break;
 	case 4: atom->d = sampler.pass_time * 1000; break;
@@ -902,7 +905,7 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
  * samples when a fetch finds the period has passed. */
 static int smtcpu_fetch(int numpmid, pmID pmidlist[], pmdaResult **resp, pmdaExt *pmda)
 {
-	if (dso_mode && monotonic() - last_pass >= sampler.config.period_ms / 1000.0)
+	if (dso_mode && mono_seconds() - last_pass >= period_s())
 		sample_now();
 	return pmdaFetch(numpmid, pmidlist, resp, pmda);
 }
@@ -926,7 +929,7 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 		if (pmID_item(vs->pmid) == 1) {
 			if (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS)
 				return PM_ERR_BADSTORE;
-			sampler.config.period_ms = av.ul;
+			period_ms = av.ul;
 			period_changed = true;
 		} else {
 			sample_now();
@@ -937,7 +940,7 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 
 static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result, pmdaExt *pmda)
 {
-	if (dso_mode && monotonic() - last_pass >= sampler.config.period_ms / 1000.0)
+	if (dso_mode && mono_seconds() - last_pass >= period_s())
 		sample_now();
 	return pmdaInstance(in, inst, name, result, pmda);
 }
@@ -1007,6 +1010,7 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 		dp->status = sts < 0 ? sts : -ENOMEM;
 		return;
 	}
+	period_ms = sampler.config.period_ms;
 	number_cpus();
 	/* Say once why sources have no values (config errors are logged already). */
 	for (int src = 0; src < sampler.nstatus && !dso_mode; src++)
@@ -1052,10 +1056,10 @@ void smtcpu_init(pmdaInterface *dp)
 static void daemon_loop(pmdaInterface *dp)
 {
 	int fd = __pmdaInFd(dp);
-	double next = monotonic() + sampler.config.period_ms / 1000.0;
+	double next = mono_seconds() + period_s();
 
 	for (;;) {
-		double wait = next - monotonic();
+		double wait = next - mono_seconds();
 		struct timeval tv;
 		fd_set ready;
 		int sts;
@@ -1075,13 +1079,13 @@ static void daemon_loop(pmdaInterface *dp)
 			break;		/* pmcd closed the pipe */
 		if (period_changed) {	/* the new period counts from the last pass */
 			period_changed = false;
-			next = last_pass + sampler.config.period_ms / 1000.0;
+			next = last_pass + period_s();
 		}
-		if (monotonic() >= next) {
+		if (mono_seconds() >= next) {
 			sample_now();
-			next += sampler.config.period_ms / 1000.0;
+			next += period_s();
 			if (next < last_pass)	/* fell behind: no burst to catch up */
-				next = last_pass + sampler.config.period_ms / 1000.0;
+				next = last_pass + period_s();
 		}
 	}
 }
@@ -1147,7 +1151,7 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 	if (period)
-		sampler.config.period_ms = period;	/* the command line wins */
+		period_ms = period;	/* the command line wins */
 	pmdaConnect(&dispatch);
 	daemon_loop(&dispatch);
 	exit(0);
