@@ -26,7 +26,6 @@ struct fake_state {
 	int marks, counted;
 };
 struct fake {
-	const char *name;
 	double factor;
 	unsigned mask;		/* CPUs it measures */
 };
@@ -42,7 +41,7 @@ static bool fake_measure(const struct fake *f, const int *cpus, int n,
 	return true;
 }
 
-static struct fake half = { "half", 0.5, 0x0f }, most = { "most", 0.9, 0x33 };
+static struct fake half = { 0.5, 0x0f }, most = { 0.9, 0x33 };
 
 static bool half_measure(void *st, const int *cpus, int n, const struct basis_thread *w,
 			 double *ms)
@@ -213,7 +212,7 @@ static void first_basis_that_measures_the_core(void **state)
  * every basis, whichever is taken). */
 static void table_order_decides(void **state)
 {
-	static const struct fake all = { "all", 0.7, 0xff };
+	static const struct fake all = { 0.7, 0xff };
 	struct sampler s;
 	(void)state;
 
