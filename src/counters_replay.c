@@ -26,14 +26,18 @@
  * Bounds: a trace of at most REPLAY_MAX_BYTES, REPLAY_MAX_GROUPS groups, and
  * REPLAY_MAX_READINGS group readings in all (groups x steps); past any of
  * them the trace is refused with the reason.  The file is read whole, its
- * groups and steps counted, and everything allocated once.
+ * groups and steps counted, and everything allocated once, however many
+ * backends replay it.
  */
 #include "counters.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "parsenum.h"
 #include "readfile.h"
@@ -52,8 +56,16 @@ struct replay_group {
 	int opened;
 };
 
-struct replay_backend {
-	struct ctr_backend base;	/* first: the interface is a cast away */
+/* A trace file parsed once: every backend opened on the same file (AMD's
+ * uncore, the core counters and Intel's, each with its own) shares it and
+ * its cursor, so the file is read once and all step together. */
+struct replay_trace {
+	struct replay_trace *next;	/* the traces open now */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	int users;			/* backends on it */
 	struct replay_group *group;	/* [ngroups] */
 	int ngroups, nsteps;
 	size_t cap_groups, cap_steps;	/* what the first pass counted and allocated */
@@ -61,9 +73,17 @@ struct replay_backend {
 	int *index;			/* hash of group ids: [nindex] group + 1, 0 empty */
 	unsigned nindex;
 	int step;			/* served now: 0 when opened, +1 every pass */
+};
+
+struct replay_backend {
+	struct ctr_backend base;	/* first: the interface is a cast away */
+	struct replay_trace *t;
 	int *handle;			/* [max]: the group each open handle serves, -1 free */
 	int max;
+	int passes;			/* begin_pass calls: the trace steps when the first backend does */
 };
+
+static struct replay_trace *open_traces;
 
 static const struct { const char *name; int code; } errnames[] = {
 	{ "EBUSY", EBUSY }, { "ENOSPC", ENOSPC }, { "EACCES", EACCES }, { "EPERM", EPERM },
@@ -80,7 +100,7 @@ static unsigned hash(const char *id)
 }
 
 /* The slot of id in the index: its group's, or the empty one it would take. */
-static int *slot(struct replay_backend *rb, const char *id)
+static int *slot(struct replay_trace *rb, const char *id)
 {
 	for (unsigned i = hash(id) & (rb->nindex - 1);; i = (i + 1) & (rb->nindex - 1)) {
 		int *at = &rb->index[i];
@@ -90,20 +110,20 @@ static int *slot(struct replay_backend *rb, const char *id)
 	}
 }
 
-static struct replay_group *find(struct replay_backend *rb, const char *id)
+static struct replay_group *find(struct replay_trace *rb, const char *id)
 {
 	int at = *slot(rb, id);
 
 	return at ? &rb->group[at - 1] : NULL;
 }
 
-static struct ctr_reading *reading(struct replay_backend *rb, int step, int group)
+static struct ctr_reading *reading(struct replay_trace *rb, int step, int group)
 {
 	return &rb->reading[(size_t)step * (size_t)rb->ngroups + (size_t)group];
 }
 
 /* "group ID CPU TYPE CONFIGS [error NAME]" */
-static int parse_group(struct replay_backend *rb, char **w, int nw, char *why, size_t whysize)
+static int parse_group(struct replay_trace *rb, char **w, int nw, char *why, size_t whysize)
 {
 	struct replay_group *g;
 	uint64_t cpu, type;
@@ -170,7 +190,7 @@ static int parse_group(struct replay_backend *rb, char **w, int nw, char *why, s
 	return 0;
 }
 
-static int add_step(struct replay_backend *rb)
+static int add_step(struct replay_trace *rb)
 {
 	if ((size_t)rb->nsteps == rb->cap_steps)
 		return -1;	/* cannot happen: the first pass counted every step line */
@@ -182,7 +202,7 @@ static int add_step(struct replay_backend *rb)
 }
 
 /* "ID ENABLED RUNNING COUNT..." */
-static int parse_reading(struct replay_backend *rb, char **w, int nw, char *why, size_t whysize)
+static int parse_reading(struct replay_trace *rb, char **w, int nw, char *why, size_t whysize)
 {
 	struct replay_group *g = find(rb, w[0]);
 	struct ctr_reading *r;
@@ -222,7 +242,7 @@ static int starts_with(const char *line, const char *end, const char *word)
 }
 
 /* First pass: how many groups and steps, to allocate once. */
-static int count(struct replay_backend *rb, const char *text, size_t len, const char *path,
+static int count(struct replay_trace *rb, const char *text, size_t len, const char *path,
 		 char *why, size_t whysize)
 {
 	size_t groups = 0, steps = 0;
@@ -256,7 +276,7 @@ static int count(struct replay_backend *rb, const char *text, size_t len, const 
 	return 0;
 }
 
-static int parse_text(struct replay_backend *rb, char *text, size_t len, const char *path,
+static int parse_text(struct replay_trace *rb, char *text, size_t len, const char *path,
 		      char *why, size_t whysize)
 {
 	char *w[3 + CTR_GROUP_MAX + 1], detail[200], *line, *next;
@@ -307,10 +327,11 @@ static int parse_text(struct replay_backend *rb, char *text, size_t len, const c
 static int replay_open_group(struct ctr_backend *b, int cpu, const struct ctr_event *ev, int n)
 {
 	struct replay_backend *rb = (struct replay_backend *)b;
+	struct replay_trace *t = rb->t;
 	int h = 0;
 
-	for (int i = 0; i < rb->ngroups; i++) {
-		struct replay_group *g = &rb->group[i];
+	for (int i = 0; i < t->ngroups; i++) {
+		struct replay_group *g = &t->group[i];
 		int same = g->cpu == cpu && g->n == n && !g->opened;
 
 		for (int k = 0; same && k < n; k++)
@@ -338,9 +359,9 @@ static int replay_open_group(struct ctr_backend *b, int cpu, const struct ctr_ev
 static int replay_read_group(struct ctr_backend *b, int handle, struct ctr_reading *r)
 {
 	struct replay_backend *rb = (struct replay_backend *)b;
-	int step = rb->step < rb->nsteps ? rb->step : rb->nsteps - 1;
+	struct replay_trace *t = rb->t;
 
-	*r = *reading(rb, step, rb->handle[handle]);
+	*r = *reading(t, t->step < t->nsteps ? t->step : t->nsteps - 1, rb->handle[handle]);
 	return 0;
 }
 
@@ -349,26 +370,100 @@ static void replay_close_group(struct ctr_backend *b, int handle)
 	struct replay_backend *rb = (struct replay_backend *)b;
 
 	if (handle >= 0 && handle < rb->max && rb->handle[handle] >= 0) {
-		rb->group[rb->handle[handle]].opened = 0;
+		rb->t->group[rb->handle[handle]].opened = 0;
 		rb->handle[handle] = -1;
 	}
 }
 
+/* The first backend to begin a pass moves the shared trace on a step; the
+ * others, beginning the same pass, find it there already. */
 static void replay_begin_pass(struct ctr_backend *b)
 {
 	struct replay_backend *rb = (struct replay_backend *)b;
 
-	if (rb->step < rb->nsteps)
-		rb->step++;
+	if (++rb->passes > rb->t->step && rb->t->step < rb->t->nsteps)
+		rb->t->step++;
+}
+
+static void trace_free(struct replay_trace *t)
+{
+	free(t->group);
+	free(t->index);
+	free(t->reading);
+	free(t);
+}
+
+static void trace_release(struct replay_trace *t)
+{
+	if (t == NULL || --t->users > 0)
+		return;
+	for (struct replay_trace **at = &open_traces; *at; at = &(*at)->next)
+		if (*at == t) {
+			*at = t->next;
+			break;
+		}
+	trace_free(t);
+}
+
+/* The trace at path, parsed now or shared with the backends already on
+ * the same file (the same inode, size and modification time). */
+static struct replay_trace *trace_get(const char *path, char *why, size_t whysize)
+{
+	struct replay_trace *t;
+	char reason[64], *text;
+	struct stat st;
+	size_t len;
+	int sts, fd;
+
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 || fstat(fd, &st) < 0) {
+		sts = -errno;
+		snprintf(why, whysize, "%s: %s", path, rf_strerror(sts, REPLAY_MAX_BYTES, reason,
+								  sizeof reason));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	for (t = open_traces; t; t = t->next)
+		if (t->dev == st.st_dev && t->ino == st.st_ino && t->size == st.st_size &&
+		    t->mtime.tv_sec == st.st_mtim.tv_sec && t->mtime.tv_nsec == st.st_mtim.tv_nsec) {
+			close(fd);
+			t->users++;
+			return t;
+		}
+	if ((t = calloc(1, sizeof *t)) == NULL) {
+		close(fd);
+		snprintf(why, whysize, "out of memory");
+		return NULL;
+	}
+	t->dev = st.st_dev;
+	t->ino = st.st_ino;
+	t->size = st.st_size;
+	t->mtime = st.st_mtim;
+	sts = rf_load(fd, path, REPLAY_MAX_BYTES, &text, &len);	/* closes fd */
+	if (sts < 0) {
+		snprintf(why, whysize, "%s: %s", path,
+			 rf_strerror(sts, REPLAY_MAX_BYTES, reason, sizeof reason));
+		trace_free(t);
+		return NULL;
+	}
+	sts = parse_text(t, text, len, path, why, whysize);
+	free(text);
+	if (sts < 0) {
+		trace_free(t);
+		return NULL;
+	}
+	t->users = 1;
+	t->next = open_traces;
+	open_traces = t;
+	return t;
 }
 
 static void replay_destroy(struct ctr_backend *b)
 {
 	struct replay_backend *rb = (struct replay_backend *)b;
 
-	free(rb->group);
-	free(rb->index);
-	free(rb->reading);
+	trace_release(rb->t);
 	free(rb->handle);
 	free(rb);
 }
@@ -381,15 +476,12 @@ int ctr_replay_ended(const struct ctr_backend *b)
 {
 	const struct replay_backend *rb = (const struct replay_backend *)b;
 
-	return b->ops == &replay_ops && rb->step >= rb->nsteps;
+	return b->ops == &replay_ops && rb->t->step >= rb->t->nsteps;
 }
 
 struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, size_t whysize)
 {
 	struct replay_backend *rb = calloc(1, sizeof *rb);
-	char reason[64], *text;
-	size_t len;
-	int sts;
 
 	if (rb == NULL || (rb->handle = malloc((size_t)(max_groups > 0 ? max_groups : 1) *
 					       sizeof *rb->handle)) == NULL) {
@@ -397,22 +489,15 @@ struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, 
 		snprintf(why, whysize, "out of memory");
 		return NULL;
 	}
+	if ((rb->t = trace_get(path, why, whysize)) == NULL) {
+		free(rb->handle);
+		free(rb);
+		return NULL;
+	}
 	rb->base.ops = &replay_ops;
 	snprintf(rb->base.name, sizeof rb->base.name, "replay");
 	rb->max = max_groups;
 	for (int h = 0; h < max_groups; h++)
 		rb->handle[h] = -1;
-	if ((sts = rf_load(-1, path, REPLAY_MAX_BYTES, &text, &len)) < 0) {
-		snprintf(why, whysize, "%s: %s", path,
-			 rf_strerror(sts, REPLAY_MAX_BYTES, reason, sizeof reason));
-		replay_destroy(&rb->base);
-		return NULL;
-	}
-	sts = parse_text(rb, text, len, path, why, whysize);
-	free(text);
-	if (sts < 0) {
-		replay_destroy(&rb->base);
-		return NULL;
-	}
 	return &rb->base;
 }

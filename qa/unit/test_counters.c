@@ -147,6 +147,61 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* Three sources replaying one trace (AMD's, the core counters', Intel's)
+ * share it: read and parsed once, stepped once a pass whichever begins it,
+ * and freed with the last of them. */
+static void replay_shared_by_backends(void **state)
+{
+	struct ctr_event ev = { 11, { 0x1, 0, 0 } }, other = { 11, { 0x2, 0, 0 } };
+	struct ctr_backend *a, *b;
+	struct ctr_reading r;
+	char why[256];
+	const char *path;
+	long before;
+	int ha, hb;
+	(void)state;
+
+	fixture_new("replay-shared");
+	path = fixture_file("/t", "group x 0 11 0x1\ngroup y 1 11 0x2\n"
+			    "step\n x 1 1 10\n y 1 1 20\n"
+			    "step\n x 2 2 11\n y 2 2 22\n"
+			    "step\n x 3 3 12\n y 3 3 24\n");
+	a = ctr_replay_new(path, 4, why, sizeof why);
+	assert_non_null(a);
+	before = allocations;
+	b = ctr_replay_new(path, 4, why, sizeof why);
+	assert_non_null(b);
+	assert_int_equal(allocations - before, 2);	/* its own handles, no second parse */
+	ha = a->ops->open_group(a, 0, &ev, 1);
+	hb = b->ops->open_group(b, 1, &other, 1);
+	assert_true(ha >= 0 && hb >= 0);
+	/* One pass: both begin it, the trace moves one step. */
+	a->ops->begin_pass(a);
+	b->ops->begin_pass(b);
+	a->ops->read_group(a, ha, &r);
+	assert_true(r.value[0] == 11);
+	b->ops->read_group(b, hb, &r);
+	assert_true(r.value[0] == 22);
+	/* The next pass begun by b first: still one step. */
+	b->ops->begin_pass(b);
+	a->ops->begin_pass(a);
+	a->ops->read_group(a, ha, &r);
+	assert_true(r.value[0] == 12);
+	b->ops->begin_pass(b);
+	assert_true(ctr_replay_ended(a) && ctr_replay_ended(b));
+	a->ops->destroy(a);
+	b->ops->read_group(b, hb, &r);	/* still served after a's end */
+	assert_true(r.value[0] == 24);
+	b->ops->destroy(b);
+	/* All gone: the next open parses the file anew, from its first step. */
+	a = ctr_replay_new(path, 4, why, sizeof why);
+	assert_non_null(a);
+	ha = a->ops->open_group(a, 0, &ev, 1);
+	a->ops->read_group(a, ha, &r);
+	assert_true(r.value[0] == 10);
+	a->ops->destroy(a);
+}
+
 /* A sysfs PMU that names the kernel's software events: the uncore path
  * (discovery, encoding, one group per counter, mux) over real counters. */
 static void write_software_pmu(void)
@@ -293,6 +348,7 @@ int main(void)
 		cmocka_unit_test(plan_packs_whole_units),
 		cmocka_unit_test(estimate_scales_wraps_and_holds),
 		cmocka_unit_test(replay_serves_steps_and_failures),
+		cmocka_unit_test(replay_shared_by_backends),
 		cmocka_unit_test(perf_backend_counts_software_events),
 		cmocka_unit_test(perf_refused_without_privilege),
 		cmocka_unit_test(family_tables_and_libpfm),
