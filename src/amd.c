@@ -40,7 +40,7 @@ static void set_dram_ok(struct amd *a)
 {
 	snprintf(a->df_ok, sizeof a->df_ok, "ok: %s, %d socket%s, %s%s", a->family->name,
 		 a->nsockets, a->nsockets == 1 ? "" : "s", a->mux_text, a->dram_note);
-	snprintf(a->df_status, sizeof a->df_status, "%s", a->df_ok);
+	snprintf(a->df_status, AMD_STATUS_LEN, "%s", a->df_ok);
 }
 
 static void init_dram(struct amd *a)
@@ -52,7 +52,7 @@ static void init_links(struct amd *a)
 {
 	if (a->family == NULL || a->family->nlinks == 0 ||
 	    !sr_exists("/sys/bus/event_source/devices/amd_df")) {
-		snprintf(a->xgmi_status, sizeof a->xgmi_status, "%s", a->family == NULL ?
+		snprintf(a->xgmi_status, AMD_STATUS_LEN, "%s", a->family == NULL ?
 			 "no xGMI event table for this processor" :
 			 "no amd_df PMU in /sys/bus/event_source/devices (not an AMD EPYC host, or "
 			 "hidden by the hypervisor)");
@@ -60,13 +60,13 @@ static void init_links(struct amd *a)
 		return;
 	}
 	if (!a->cfg->xgmi) {
-		snprintf(a->xgmi_status, sizeof a->xgmi_status, "off in the configuration file "
+		snprintf(a->xgmi_status, AMD_STATUS_LEN, "off in the configuration file "
 			 "(xgmi off): the Data Fabric counters are DRAM's alone");
 		a->xgmi_error = -ENOENT;
 		return;
 	}
 	if ((a->xgmi_error = amd_links_open(a)) == 0)
-		snprintf(a->xgmi_status, sizeof a->xgmi_status, "%s", a->xgmi_ok);
+		snprintf(a->xgmi_status, AMD_STATUS_LEN, "%s", a->xgmi_ok);
 }
 
 static void init_l3(struct amd *a, const struct smt_config *cfg, const struct topology *topo)
@@ -76,18 +76,18 @@ static void init_l3(struct amd *a, const struct smt_config *cfg, const struct to
 		.counters = config_pmu_counters(cfg, "amd_l3", AMD_L3_COUNTERS) };
 
 	if (!sr_exists("/sys/bus/event_source/devices/amd_l3")) {
-		snprintf(a->l3_status, sizeof a->l3_status, "no amd_l3 PMU in /sys/bus/event_source/"
+		snprintf(a->l3_status, AMD_STATUS_LEN, "no amd_l3 PMU in /sys/bus/event_source/"
 			 "devices (not an AMD Zen host, or hidden by the hypervisor)");
 		return;
 	}
 	amd_l3_access_codes(&spec.event[0][0], &spec.second[0][0]);
 	if ((a->l3_error = uncore_open(&a->l3, "amd_l3", &spec, a->backend)) < 0) {
-		amd_describe_error(a->l3_status, sizeof a->l3_status, &a->l3);
+		amd_describe_error(a->l3_status, AMD_STATUS_LEN, &a->l3);
 		return;
 	}
 	a->nccx = a->l3.pmu.ncpus;
 	if ((a->ccx = calloc((size_t)a->nccx, sizeof *a->ccx)) == NULL) {
-		snprintf(a->l3_status, sizeof a->l3_status, "out of memory");
+		snprintf(a->l3_status, AMD_STATUS_LEN, "out of memory");
 		uncore_close(&a->l3, a->backend);
 		a->nccx = 0;
 		return;
@@ -99,7 +99,7 @@ static void init_l3(struct amd *a, const struct smt_config *cfg, const struct to
 	}
 	snprintf(a->l3_ok, sizeof a->l3_ok, "ok: %d L3 complexes, accesses and misses in one "
 		 "group each", a->nccx);
-	snprintf(a->l3_status, sizeof a->l3_status, "%s", a->l3_ok);
+	snprintf(a->l3_status, AMD_STATUS_LEN, "%s", a->l3_ok);
 }
 
 static void init_peak(struct amd *a, const struct smt_config *cfg)
@@ -136,19 +136,23 @@ static void init_peak(struct amd *a, const struct smt_config *cfg)
 }
 
 void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo *ci,
-	      const struct topology *topo)
+	      const struct topology *topo, char (*status)[AMD_STATUS_LEN])
 {
 	char why[256];
 
 	memset(a, 0, sizeof *a);
+	a->df_status = status[AMD_STATUS_DF];
+	a->l3_status = status[AMD_STATUS_L3];
+	a->xgmi_status = status[AMD_STATUS_XGMI];
 	a->cfg = cfg;
 	a->ci = ci;
 	a->topo = topo;
 	if (strcmp(ci->vendor, "AuthenticAMD") == 0)
 		a->family = amd_family_find(ci->family, ci->model);
 	if ((a->backend = ctr_backend_new(cfg->replay, AMD_MAX_GROUPS, why, sizeof why)) == NULL) {
-		snprintf(a->df_status, sizeof a->df_status, "%s", why);
-		snprintf(a->l3_status, sizeof a->l3_status, "%s", why);
+		snprintf(a->df_status, AMD_STATUS_LEN, "%s", why);
+		snprintf(a->l3_status, AMD_STATUS_LEN, "%s", why);
+		snprintf(a->xgmi_status, AMD_STATUS_LEN, "%s", why);
 		return;
 	}
 	init_dram(a);
@@ -246,11 +250,11 @@ static void read_dram(struct amd *a)
 		uncore_read(&a->umc[i], a->backend);
 	uncore_read(&a->df, a->backend);
 	amd_dram_sum(a);
-	snprintf(a->df_status, sizeof a->df_status, "%s", a->df_ok);
+	snprintf(a->df_status, AMD_STATUS_LEN, "%s", a->df_ok);
 	for (int i = 0; i < a->numc && !said; i++)
-		said = note_trouble(&a->umc[i], a->df_status, sizeof a->df_status);
+		said = note_trouble(&a->umc[i], a->df_status, AMD_STATUS_LEN);
 	if (!said)
-		note_trouble(&a->df, a->df_status, sizeof a->df_status);
+		note_trouble(&a->df, a->df_status, AMD_STATUS_LEN);
 }
 
 void amd_read(struct amd *a)
@@ -266,22 +270,22 @@ void amd_read(struct amd *a)
 	if (a->xgmi_error == 0) {
 		uncore_read(&a->links, a->backend);
 		amd_links_sum(a);
-		snprintf(a->xgmi_status, sizeof a->xgmi_status, "%s", a->xgmi_ok);
-		note_trouble(&a->links, a->xgmi_status, sizeof a->xgmi_status);
+		snprintf(a->xgmi_status, AMD_STATUS_LEN, "%s", a->xgmi_ok);
+		note_trouble(&a->links, a->xgmi_status, AMD_STATUS_LEN);
 	}
 	if (a->nccx) {
 		uncore_read(&a->l3, a->backend);
 		sum_ccx(a);
-		snprintf(a->l3_status, sizeof a->l3_status, "%s", a->l3_ok);
-		note_trouble(&a->l3, a->l3_status, sizeof a->l3_status);
+		snprintf(a->l3_status, AMD_STATUS_LEN, "%s", a->l3_ok);
+		note_trouble(&a->l3, a->l3_status, AMD_STATUS_LEN);
 	}
 	if (ctr_replay_ended(a->backend)) {
 		if (a->dram_error == 0)
-			snprintf(a->df_status, sizeof a->df_status, "%s", ended);
+			snprintf(a->df_status, AMD_STATUS_LEN, "%s", ended);
 		if (a->xgmi_error == 0)
-			snprintf(a->xgmi_status, sizeof a->xgmi_status, "%s", ended);
+			snprintf(a->xgmi_status, AMD_STATUS_LEN, "%s", ended);
 		if (a->nccx)
-			snprintf(a->l3_status, sizeof a->l3_status, "%s", ended);
+			snprintf(a->l3_status, AMD_STATUS_LEN, "%s", ended);
 	}
 }
 

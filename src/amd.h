@@ -17,6 +17,9 @@
 #include "uncore.h"
 
 #define AMD_MAX_SOCKETS 8
+#define AMD_STATUS_LEN 256
+/* Its smtcpu.status instances, in this order. */
+enum amd_status { AMD_STATUS_DF, AMD_STATUS_L3, AMD_STATUS_XGMI, AMD_NSTATUS };
 #define AMD_MAX_UMC (AMD_MAX_SOCKETS * AMD_MAX_CHANNELS)
 
 /* Where a channel, or a link, is counted: a unit of an uncore set. */
@@ -79,7 +82,9 @@ struct amd {
 	struct amd_ccx *ccx;		/* [nccx] */
 	int nccx;
 	char peak_source[96];		/* where peak came from, or why none */
-	char df_status[256], l3_status[256], xgmi_status[256];
+	/* "ok", or why not: written where the sampler serves them (amd_init's
+	 * status), AMD_STATUS_LEN bytes each. */
+	char *df_status, *l3_status, *xgmi_status;
 	char df_ok[256], l3_ok[256], xgmi_ok[256];	/* the status while all is well */
 	char dram_text[160];		/* how DRAM is counted, as its opener (DF or UMC) says */
 	char mux_text[224];		/* that, and how the DF groups share the counters */
@@ -94,9 +99,10 @@ struct amd {
 
 /* Sets everything up: the backend (perf_event_open, or the configured
  * replay), the DRAM, link and L3 counters.  Never fails: what cannot be
- * counted has a status that says why. */
+ * counted has a status that says why, in status[enum amd_status], kept for
+ * amd_read's. */
 void amd_init(struct amd *a, const struct smt_config *cfg, const struct cpuinfo *ci,
-	      const struct topology *topo);
+	      const struct topology *topo, char (*status)[AMD_STATUS_LEN]);
 
 /* Counters that were busy (EBUSY, ENOSPC: another user held them) are
  * tried again every this many passes. */

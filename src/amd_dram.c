@@ -26,7 +26,7 @@ static int open_df(struct amd *a)
 			spec.second[ch][k] = f->df[k].umask;
 		}
 	if ((sts = uncore_open(&a->df, "amd_df", &spec, a->backend)) < 0) {
-		amd_describe_error(a->df_status, sizeof a->df_status, &a->df);
+		amd_describe_error(a->df_status, AMD_STATUS_LEN, &a->df);
 		return sts;
 	}
 	for (int i = 0; i < a->df.pmu.ncpus; i++) {
@@ -52,12 +52,12 @@ int amd_dram_open(struct amd *a)
 
 	a->dram_note[0] = '\0';
 	if (!have_df && !have_umc) {
-		snprintf(a->df_status, sizeof a->df_status, "no amd_df PMU in /sys/bus/event_source/"
+		snprintf(a->df_status, AMD_STATUS_LEN, "no amd_df PMU in /sys/bus/event_source/"
 			 "devices (not an AMD EPYC host, or hidden by the hypervisor)");
 		return -ENOENT;
 	}
 	if (a->family == NULL) {
-		snprintf(a->df_status, sizeof a->df_status, "no DRAM event table for %s family 0x%x "
+		snprintf(a->df_status, AMD_STATUS_LEN, "no DRAM event table for %s family 0x%x "
 			 "model 0x%x", a->ci->vendor, a->ci->family, a->ci->model);
 		return -ENOENT;
 	}

@@ -28,7 +28,7 @@ int amd_links_open(struct amd *a)
 		char why[200];
 
 		amd_describe_error(why, sizeof why, &a->links);
-		snprintf(a->xgmi_status, sizeof a->xgmi_status, "xGMI link events not counted "
+		snprintf(a->xgmi_status, AMD_STATUS_LEN, "xGMI link events not counted "
 			 "(DRAM is not affected): %s", why);
 		return sts;
 	}

@@ -105,11 +105,11 @@ int amd_umc_open(struct amd *a)
 	int number[AMD_MAX_UMC], n, ngroups = 0;
 
 	if ((n = list_umc(number, AMD_MAX_UMC)) <= 0) {
-		snprintf(a->df_status, sizeof a->df_status, "no amd_umc_N PMU could be listed");
+		snprintf(a->df_status, AMD_STATUS_LEN, "no amd_umc_N PMU could be listed");
 		return n < 0 ? n : -ENOENT;
 	}
 	if ((a->umc = calloc((size_t)n, sizeof *a->umc)) == NULL) {
-		snprintf(a->df_status, sizeof a->df_status, "out of memory");
+		snprintf(a->df_status, AMD_STATUS_LEN, "out of memory");
 		return -ENOMEM;
 	}
 	for (int k = 0; k < n; k++) {
@@ -137,7 +137,7 @@ int amd_umc_open(struct amd *a)
 		}
 		if ((sts = uncore_open_pmu(u, &u->pmu, &spec, a->backend)) < 0) {
 			if (transient_or_denied(sts)) {
-				amd_describe_error(a->df_status, sizeof a->df_status, u);
+				amd_describe_error(a->df_status, AMD_STATUS_LEN, u);
 				return sts;	/* the caller closes what is open */
 			}
 			note(a, "%s", u->why);
@@ -151,7 +151,7 @@ int amd_umc_open(struct amd *a)
 		a->numc++;
 	}
 	if (a->numc == 0) {
-		snprintf(a->df_status, sizeof a->df_status, "no amd_umc_N PMU could be used%s",
+		snprintf(a->df_status, AMD_STATUS_LEN, "no amd_umc_N PMU could be used%s",
 			 a->dram_note);
 		return -ENODEV;
 	}

@@ -17,3 +17,15 @@ const char *smt_choose_model(const struct cpuinfo *ci, int nthreads)
 		return "none";
 	}
 }
+
+const struct smt_table *smt_table_for(const struct smt_config *cfg, const struct cpuinfo *ci,
+				      int nthreads)
+{
+	const struct smt_table *t = NULL;
+
+	if (cfg->model[0])
+		t = config_find_table(cfg, cfg->model);
+	if (t == NULL)
+		t = config_find_table(cfg, smt_choose_model(ci, nthreads));
+	return t;
+}

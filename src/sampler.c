@@ -33,30 +33,24 @@ const char *sampler_status(const struct sampler *s, const char *name)
 	return NULL;
 }
 
-/* The status instances: the sampler's own, then each source's, whose
- * first slot and table entry the sampler notes for source.c to find. */
+/* The status instances, the sampler's own then each source's, and each
+ * source's context: what it reads and its own status slots. */
 static void name_statuses(struct sampler *s)
 {
 	for (int i = 0; i < SRC_COUNT; i++)
 		s->status_name[s->nstatus++] = own_status_names[i];
-	for (int i = 0; i < sampler_nsources && i < SOURCE_MAX; i++) {
-		s->source[i] = sampler_sources[i];
-		s->status_base[i] = s->nstatus;
-		for (int k = 0; k < sampler_sources[i]->nstatus && s->nstatus < SOURCE_MAX_STATUS; k++)
-			s->status_name[s->nstatus++] = sampler_sources[i]->status_names[k];
-	}
 	s->nsources = sampler_nsources < SOURCE_MAX ? sampler_nsources : SOURCE_MAX;
-}
+	for (int i = 0; i < s->nsources; i++) {
+		struct source_ctx *ctx = &s->ctx[i];
 
-const struct smt_table *sampler_table_for(const struct sampler *s, int nthreads)
-{
-	const struct smt_table *t = NULL;
-
-	if (s->config.model[0])
-		t = config_find_table(&s->config, s->config.model);
-	if (t == NULL)
-		t = config_find_table(&s->config, smt_choose_model(&s->cpuinfo, nthreads));
-	return t;
+		s->source[i] = sampler_sources[i];
+		*ctx = (struct source_ctx){ .config = &s->config, .cpuinfo = &s->cpuinfo,
+					    .topo = &s->topo, .status = &s->status[s->nstatus] };
+		for (int k = 0; k < s->source[i]->nstatus && s->nstatus < SOURCE_MAX_STATUS; k++) {
+			s->status_name[s->nstatus++] = s->source[i]->status_names[k];
+			ctx->nstatus++;
+		}
+	}
 }
 
 static void topology_status(struct sampler *s)
@@ -115,7 +109,7 @@ static void assign_tables(struct sampler *s)
 {
 	for (int i = 0; i < s->topo.ncores; i++) {
 		const struct topo_core *c = &s->topo.cores[i];
-		s->core[c->first_cpu].table = sampler_table_for(s, c->nthreads);
+		s->core[c->first_cpu].table = smt_table_for(&s->config, &s->cpuinfo, c->nthreads);
 	}
 }
 
@@ -164,20 +158,20 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 	assign_tables(s);
 	/* A source that cannot start says why in its status; the others and
 	 * /proc/stat go on all the same. */
-	for (int i = 0; i < sampler_nsources && i < SOURCE_MAX; i++) {
-		const struct sampler_source *src = sampler_sources[i];
+	for (int i = 0; i < s->nsources; i++) {
+		const struct sampler_source *src = s->source[i];
 
 		if ((s->state[i] = calloc(1, src->state_size ? src->state_size : 1)) == NULL) {
 			smt_log(SMT_LOG_ERROR, "%s: out of memory; its values are not served", src->name);
 			failed = failed ? failed : -ENOMEM;
 			continue;
 		}
-		if ((sts = src->init(s, s->state[i])) < 0) {
+		if ((sts = src->init(&s->ctx[i], s->state[i])) < 0) {
 			/* Its state stays, blank, for whoever reads what it publishes;
 			 * it is neither synced nor read. */
 			smt_log(SMT_LOG_ERROR, "%s: %s; its values are not served", src->name,
 				strerror(-sts));
-			src->free(s, s->state[i]);
+			src->free(&s->ctx[i], s->state[i]);
 			memset(s->state[i], 0, src->state_size ? src->state_size : 1);
 			s->stopped[i] = true;
 			failed = failed ? failed : sts;
@@ -200,10 +194,10 @@ bool sampler_usable(const struct sampler *s)
 void sampler_free(struct sampler *s)
 {
 	cpustat_close(&s->stat);
-	for (int i = sampler_nsources - 1; i >= 0; i--)
-		if (i < SOURCE_MAX && s->state[i]) {
+	for (int i = s->nsources - 1; i >= 0; i--)
+		if (s->state[i]) {
 			if (!s->stopped[i])
-				sampler_sources[i]->free(s, s->state[i]);
+				s->source[i]->free(&s->ctx[i], s->state[i]);
 			free(s->state[i]);
 		}
 	topology_free(&s->topo);
@@ -382,13 +376,13 @@ int sampler_pass(struct sampler *s)
 	if (changed) {
 		restart_changed_cores(s);
 		assign_tables(s);
-		for (int i = 0; i < sampler_nsources; i++)
-			if (sampler_sources[i]->sync && s->state[i] && !s->stopped[i])
-				sampler_sources[i]->sync(s, s->state[i]);
+		for (int i = 0; i < s->nsources; i++)
+			if (s->source[i]->sync && s->state[i] && !s->stopped[i])
+				s->source[i]->sync(&s->ctx[i], s->state[i]);
 	}
-	for (int i = 0; i < sampler_nsources; i++)
+	for (int i = 0; i < s->nsources; i++)
 		if (s->state[i] && !s->stopped[i])
-			sampler_sources[i]->read(s, s->state[i], changed);
+			s->source[i]->read(&s->ctx[i], s->state[i], changed);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
 		if (sts == -EFBIG)
 			sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: its per-CPU "

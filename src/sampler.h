@@ -65,12 +65,12 @@ struct sampler {
 	struct smt_totals all;
 	const struct sampler_source *source[SOURCE_MAX];	/* sampler_sources, as of init */
 	int nsources;
-	int status_base[SOURCE_MAX];	/* each source's first status slot */
+	struct source_ctx ctx[SOURCE_MAX];	/* each source's view: config, topology, its slots */
 	void *state[SOURCE_MAX];	/* each source's, in sampler_sources order */
 	bool stopped[SOURCE_MAX];	/* its init failed: state blank, never read */
 	int nstatus;			/* smtcpu.status instances: SRC_COUNT, then the sources' */
 	const char *status_name[SOURCE_MAX_STATUS];
-	char status[SOURCE_MAX_STATUS][256];	/* "ok", or why there are no values */
+	char status[SOURCE_MAX_STATUS][SOURCE_STATUS_LEN];	/* "ok", or why there are no values */
 	double ms_per_tick;
 	uint64_t passes;
 	double pass_time;		/* seconds spent in passes, cumulative */
@@ -94,8 +94,5 @@ void sampler_free(struct sampler *s);
 
 /* One pass.  Returns 1 if the topology changed (instances to refresh). */
 int sampler_pass(struct sampler *s);
-
-/* The table a core uses: the configured one, else chosen from cpuinfo. */
-const struct smt_table *sampler_table_for(const struct sampler *s, int nthreads);
 
 #endif

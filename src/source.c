@@ -1,6 +1,6 @@
-/* What a source reaches of the sampler: its own state and status slots,
- * found through what sampler_init noted (not the table of sources, which
- * names every source: a source reaching it would call itself in a loop). */
+/* A source's status, set through its context; and its state, found for
+ * its public accessor through what sampler_init noted (not the table of
+ * sources, which names every source: reaching it would be a loop). */
 #include "source.h"
 
 #include <stdarg.h>
@@ -22,15 +22,13 @@ void *source_state(const struct sampler *s, const struct sampler_source *src)
 	return i < 0 ? NULL : s->state[i];
 }
 
-void source_set_status(struct sampler *s, const struct sampler_source *src, int k,
-		       const char *fmt, ...)
+void source_set_status(const struct source_ctx *ctx, int k, const char *fmt, ...)
 {
-	int i = source_index(s, src), slot;
 	va_list ap;
 
-	if (i < 0 || k < 0 || k >= src->nstatus || (slot = s->status_base[i] + k) >= s->nstatus)
+	if (k < 0 || k >= ctx->nstatus)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(s->status[slot], sizeof s->status[slot], fmt, ap);
+	vsnprintf(ctx->status[k], sizeof ctx->status[k], fmt, ap);
 	va_end(ap);
 }

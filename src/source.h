@@ -4,8 +4,9 @@
  * (state_size bytes, zeroed, that the sampler holds for it), names its
  * smtcpu.status instances and sets them (source_set_status), has four
  * steps, and may offer a measured basis; the sampler walks one table of them
- * (sources.c) in order.  Adding a source is its own files, a line in that
- * table and the PMDA's metrics.
+ * (sources/sources.c) in order.  A source sees only its context (what it
+ * reads, and its own status slots), never the sampler or the table.  Adding
+ * a source is its own files, a line in that table and the PMDA's metrics.
  */
 #ifndef SMTCPU_SOURCE_H
 #define SMTCPU_SOURCE_H
@@ -13,9 +14,24 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config.h"
+#include "cpuinfo.h"
 #include "cpustat.h"
+#include "topology.h"
 
 struct sampler;
+
+#define SOURCE_STATUS_LEN 256	/* an smtcpu.status value, its NUL included */
+
+/* What the sampler gives a source: what it reads (the sampler's, for its
+ * life, rescanned before sync) and where it says how it is. */
+struct source_ctx {
+	const struct smt_config *config;
+	const struct cpuinfo *cpuinfo;
+	const struct topology *topo;
+	char (*status)[SOURCE_STATUS_LEN];	/* its own smtcpu.status slots, [nstatus] */
+	int nstatus;
+};
 
 /* One thread's /proc/stat over its core's window, for a measured basis. */
 struct basis_thread {
@@ -62,14 +78,14 @@ struct sampler_source {
 	size_t state_size;
 	/* Opens what there is and says why not.  Only -ENOMEM stops the
 	 * sampler; a source with nothing to read is a status, not an error. */
-	int (*init)(struct sampler *s, void *state);
+	int (*init)(const struct source_ctx *ctx, void *state);
 	/* The online CPUs changed (after the topology's rescan); may be NULL. */
-	void (*sync)(struct sampler *s, void *state);
+	void (*sync)(const struct source_ctx *ctx, void *state);
 	/* One read a pass, before the sampler turns /proc/stat's deltas into
 	 * smt.* values; cpus_changed as for sync. */
-	void (*read)(struct sampler *s, void *state, bool cpus_changed);
+	void (*read)(const struct source_ctx *ctx, void *state, bool cpus_changed);
 	/* Closes what init opened; the sampler frees the state itself. */
-	void (*free)(struct sampler *s, void *state);
+	void (*free)(const struct source_ctx *ctx, void *state);
 	/* What it measures of each CPU, if it measures (see above); NULL if not. */
 	const struct source_basis *basis;
 };
@@ -78,11 +94,12 @@ struct sampler_source {
 extern const struct sampler_source *const sampler_sources[];
 extern const int sampler_nsources;
 
-/* The state the sampler holds for src; NULL before sampler_init. */
+/* The state the sampler holds for src, for the source's public accessor
+ * (what the PMDA reads); NULL before sampler_init. */
 void *source_state(const struct sampler *s, const struct sampler_source *src);
 
-/* Sets src's k-th status instance: "ok", or why it has no values. */
-void source_set_status(struct sampler *s, const struct sampler_source *src, int k,
-		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Sets the source's k-th status instance: "ok", or why it has no values. */
+void source_set_status(const struct source_ctx *ctx, int k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -2,42 +2,39 @@
  * L3 per complex) as a source of the sampler: src/amd.c does the work. */
 #include "source_amd.h"
 
+#include <errno.h>
+
 #include "sampler.h"
 #include "source.h"
 
-enum { STATUS_DF, STATUS_L3, STATUS_XGMI };
+static const char *const status_names[AMD_NSTATUS] = { "amd_df", "amd_l3", "amd_xgmi" };
 
-static const char *const status_names[] = { "amd_df", "amd_l3", "amd_xgmi" };
+_Static_assert(AMD_STATUS_LEN == SOURCE_STATUS_LEN, "AMD writes its status where the sampler serves it");
 
-static void copy_status(struct sampler *s, const struct amd *a)
+/* AMD writes its status straight into its slots: nothing to copy. */
+static int amd_source_init(const struct source_ctx *ctx, void *state)
 {
-	source_set_status(s, &amd_source, STATUS_DF, "%s", a->df_status);
-	source_set_status(s, &amd_source, STATUS_L3, "%s", a->l3_status);
-	source_set_status(s, &amd_source, STATUS_XGMI, "%s", a->xgmi_status);
-}
-
-static int amd_source_init(struct sampler *s, void *state)
-{
-	amd_init(state, &s->config, &s->cpuinfo, &s->topo);
-	copy_status(s, state);
+	if (ctx->nstatus < AMD_NSTATUS)
+		return -ENOSPC;	/* the table gave it fewer slots than it names */
+	amd_init(state, ctx->config, ctx->cpuinfo, ctx->topo, ctx->status);
 	return 0;
 }
 
-static void amd_source_read(struct sampler *s, void *state, bool cpus_changed)
+static void amd_source_read(const struct source_ctx *ctx, void *state, bool cpus_changed)
 {
+	(void)ctx;
 	(void)cpus_changed;
 	amd_read(state);
-	copy_status(s, state);
 }
 
-static void amd_source_free(struct sampler *s, void *state)
+static void amd_source_free(const struct source_ctx *ctx, void *state)
 {
-	(void)s;
+	(void)ctx;
 	amd_free(state);
 }
 
 const struct sampler_source amd_source = {
-	.name = "amd", .status_names = status_names, .nstatus = 3,
+	.name = "amd", .status_names = status_names, .nstatus = AMD_NSTATUS,
 	.state_size = sizeof(struct amd),
 	.init = amd_source_init, .read = amd_source_read, .free = amd_source_free,
 };

@@ -116,12 +116,13 @@ static int plan_groups(struct core_state *st, const struct cpuinfo *ci,
 	return n;
 }
 
-static void set_status(struct sampler *s, struct core_state *st)
+/* What init found, said now and again after a pass whose reads failed. */
+static void set_status(const struct source_ctx *ctx, struct core_state *st)
 {
-	source_set_status(s, &core_source, 0, "%s", st->status);
+	source_set_status(ctx, 0, "%s", st->init_status);
 }
 
-static int core_source_init(struct sampler *s, void *state)
+static int core_source_init(const struct source_ctx *ctx, void *state)
 {
 	struct core_state *st = state;
 	struct corectr_group_spec spec[CORECTR_MAX_GROUPS];
@@ -129,55 +130,55 @@ static int core_source_init(struct sampler *s, void *state)
 	int ngroups, sts;
 
 	memset(spec, 0, sizeof spec);
-	if (!s->config.replay[0] && strcmp(sr_root(), "/") != 0) {
-		snprintf(st->status, sizeof st->status, "off: the root %s is not this machine's, "
+	if (!ctx->config->replay[0] && strcmp(sr_root(), "/") != 0) {
+		snprintf(st->init_status, sizeof st->init_status, "off: the root %s is not this machine's, "
 			 "whose counters perf_event_open would read (a replay trace would serve)",
 			 sr_root());
-		set_status(s, st);
+		set_status(ctx, st);
 		return 0;
 	}
-	if ((sts = core_pmu_plan(&st->plan, &s->cpuinfo)) < 0) {
-		snprintf(st->status, sizeof st->status, "%s", st->plan.why);
-		set_status(s, st);
+	if ((sts = core_pmu_plan(&st->plan, ctx->cpuinfo)) < 0) {
+		snprintf(st->init_status, sizeof st->init_status, "%s", st->plan.why);
+		set_status(ctx, st);
 		return 0;
 	}
-	ngroups = plan_groups(st, &s->cpuinfo, spec);
+	ngroups = plan_groups(st, ctx->cpuinfo, spec);
 	if (ngroups == 0) {
-		snprintf(st->status, sizeof st->status, "%s", st->plan.why);
-		set_status(s, st);
+		snprintf(st->init_status, sizeof st->init_status, "%s", st->plan.why);
+		set_status(ctx, st);
 		return 0;
 	}
-	st->backend = ctr_backend_new(s->config.replay, CORE_BACKEND_GROUPS(s->topo.ncpus), why,
+	st->backend = ctr_backend_new(ctx->config->replay, CORE_BACKEND_GROUPS(ctx->topo->ncpus), why,
 				      sizeof why);
 	if (!st->backend) {
-		snprintf(st->status, sizeof st->status, "%s", why);
-		set_status(s, st);
+		snprintf(st->init_status, sizeof st->init_status, "%s", why);
+		set_status(ctx, st);
 		return 0;
 	}
-	sts = corectr_open(&st->ctr, spec, ngroups, s->topo.ncpus, s->topo.online, st->backend);
+	sts = corectr_open(&st->ctr, spec, ngroups, ctx->topo->ncpus, ctx->topo->online, st->backend);
 	if (sts == -ENOMEM)
 		return sts;
 	st->on = sts == 0;
 	if (!st->on)
-		snprintf(st->status, sizeof st->status, "%s (%s)", ctr_open_error(sts), st->ctr.why);
+		snprintf(st->init_status, sizeof st->init_status, "%s (%s)", ctr_open_error(sts), st->ctr.why);
 	else if (st->ctr.error)
-		snprintf(st->status, sizeof st->status, "some groups not counted: %s (%s)",
+		snprintf(st->init_status, sizeof st->init_status, "some groups not counted: %s (%s)",
 			 ctr_open_error(st->ctr.error), st->ctr.why);
 	else
-		snprintf(st->status, sizeof st->status, "%s", st->plan.why);
-	set_status(s, st);
+		snprintf(st->init_status, sizeof st->init_status, "%s", st->plan.why);
+	set_status(ctx, st);
 	return 0;
 }
 
-static void core_source_sync(struct sampler *s, void *state)
+static void core_source_sync(const struct source_ctx *ctx, void *state)
 {
 	struct core_state *st = state;
 
 	if (st->on)
-		corectr_sync(&st->ctr, s->topo.online, st->backend);
+		corectr_sync(&st->ctr, ctx->topo->online, st->backend);
 }
 
-static void core_source_read(struct sampler *s, void *state, bool cpus_changed)
+static void core_source_read(const struct source_ctx *ctx, void *state, bool cpus_changed)
 {
 	struct core_state *st = state;
 
@@ -188,14 +189,14 @@ static void core_source_read(struct sampler *s, void *state, bool cpus_changed)
 	st->ctr.error = 0;
 	corectr_read(&st->ctr, st->backend);
 	/* a failed read says so for this pass; the next good one says what init did */
-	source_set_status(s, &core_source, 0, "%s", st->ctr.error ? st->ctr.why : st->status);
+	source_set_status(ctx, 0, "%s", st->ctr.error ? st->ctr.why : st->init_status);
 }
 
-static void core_source_free(struct sampler *s, void *state)
+static void core_source_free(const struct source_ctx *ctx, void *state)
 {
 	struct core_state *st = state;
 
-	(void)s;
+	(void)ctx;
 	if (st->backend) {
 		corectr_close(&st->ctr, st->backend);
 		st->backend->ops->destroy(st->backend);

@@ -12,6 +12,7 @@
 
 #include "core_pmu.h"
 #include "corectr.h"
+#include "source.h"
 
 struct sampler;
 
@@ -33,7 +34,7 @@ struct core_state {
 	/* a figure is the sum of members (L2's perf formulas); hw/msr ones one */
 	int nterms[CORE_NFIGURES];
 	int term_group[CORE_NFIGURES][4], term_member[CORE_NFIGURES][4];
-	char status[320];
+	char init_status[SOURCE_STATUS_LEN];	/* smtcpu.status["core"] as init found it */
 };
 
 /* The figure's cumulative estimate on cpu; false where it is not counted

@@ -7,41 +7,42 @@
 
 #include "mux.h"
 #include "pmu.h"
+#include "modelchoice.h"
 #include "sampler.h"
 #include "source.h"
 
 static const char *const status_names[] = { "intel_smt" };
 
-static void status(struct sampler *s, const char *fmt, const char *why)
+static void status(const struct source_ctx *ctx, const char *fmt, const char *why)
 {
-	source_set_status(s, &intel_source, 0, fmt, why);
+	source_set_status(ctx, 0, fmt, why);
 }
 
 /* The status from what the last opens and this pass's reads found: said
  * after every one of them, not once at start-up. */
-static void report(struct sampler *s, const struct intel_state *st)
+static void report(const struct source_ctx *ctx, const struct intel_state *st)
 {
 	int err = st->open_error ? st->open_error : st->read_error;
 	int cpu = st->open_error ? st->open_cpu : st->read_cpu;
 	char text[200];
 
 	if (err == 0) {
-		status(s, "%s", "ok");
+		status(ctx, "%s", "ok");
 		return;
 	}
 	snprintf(text, sizeof text, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and %s: %s on cpu %d: %s",
 		 st->ref_name, st->open_error ? "cannot open them" : "cannot read them", cpu,
 		 st->open_error ? ctr_open_error(err) : strerror(-err));
-	status(s, "%s", text);
+	status(ctx, "%s", text);
 }
 
 /* Opens a group on every online CPU that has none, closes those of CPUs
  * gone offline. */
-static void open_groups(struct sampler *s, struct intel_state *st)
+static void open_groups(const struct source_ctx *ctx, struct intel_state *st)
 {
 	st->open_error = 0;
 	for (int cpu = 0; cpu < st->ncpus; cpu++) {
-		bool online = cpu < s->topo.ncpus && s->topo.online[cpu];
+		bool online = cpu < ctx->topo->ncpus && ctx->topo->online[cpu];
 
 		if (online && st->handle[cpu] < 0) {
 			int h = st->backend->ops->open_group(st->backend, cpu, st->ev, 2);
@@ -86,33 +87,33 @@ static void release(struct intel_state *st)
 	st->ncpus = 0;
 }
 
-static int intel_source_init(struct sampler *s, void *state)
+static int intel_source_init(const struct source_ctx *ctx, void *state)
 {
 	struct intel_state *st = state;
 	const struct intel_smt_events *e;
 	struct pmu_setting one[2], ref[2];
 	struct pmu pmu;
 	char why[256];
-	int n = s->topo.ncpus;
+	int n = ctx->topo->ncpus;
 
 	for (int i = 0; i < 2; i++)
 		st->ev[i].type = 0;
-	if (strcmp(s->cpuinfo.vendor, "GenuineIntel") != 0) {
-		status(s, "%s", "not an Intel CPU");
+	if (strcmp(ctx->cpuinfo->vendor, "GenuineIntel") != 0) {
+		status(ctx, "%s", "not an Intel CPU");
 		return 0;
 	}
-	st->kind = intel_smt_kind(s->cpuinfo.family, s->cpuinfo.model);
+	st->kind = intel_smt_kind(ctx->cpuinfo->family, ctx->cpuinfo->model);
 	if ((e = intel_smt_events(st->kind)) == NULL) {
 		char what[64];
-		snprintf(what, sizeof what, "family %d model 0x%X", s->cpuinfo.family,
-			 s->cpuinfo.model);
-		status(s, "no SMT overlap events known for this Intel model (%s)", what);
+		snprintf(what, sizeof what, "family %d model 0x%X", ctx->cpuinfo->family,
+			 ctx->cpuinfo->model);
+		status(ctx, "no SMT overlap events known for this Intel model (%s)", what);
 		return 0;
 	}
 	/* The core PMU's format: event config:0-7, umask config:8-15
 	 * (arch/x86/events/intel/core.c), read rather than assumed. */
 	if (pmu_discover_core(&pmu, "cpu", why, sizeof why) < 0) {
-		status(s, "%s", why);
+		status(ctx, "%s", why);
 		return 0;
 	}
 	one[0] = ref[0] = (struct pmu_setting){ "event", e->event };
@@ -120,13 +121,13 @@ static int intel_source_init(struct sampler *s, void *state)
 	ref[1] = (struct pmu_setting){ "umask", e->ref_umask };
 	if (pmu_encode(&pmu, one, 2, st->ev[0].config, why, sizeof why) < 0 ||
 	    pmu_encode(&pmu, ref, 2, st->ev[1].config, why, sizeof why) < 0) {
-		status(s, "%s", why);
+		status(ctx, "%s", why);
 		return 0;
 	}
 	st->ev[0].type = st->ev[1].type = pmu.type;
 	st->ref_name = e->ref_name;
-	if ((st->backend = ctr_backend_new(s->config.replay, n, why, sizeof why)) == NULL) {
-		status(s, "%s", why);
+	if ((st->backend = ctr_backend_new(ctx->config->replay, n, why, sizeof why)) == NULL) {
+		status(ctx, "%s", why);
 		return 0;
 	}
 	st->ncpus = n;
@@ -140,23 +141,23 @@ static int intel_source_init(struct sampler *s, void *state)
 	if (!st->clk || !st->handle || !st->last || !st->have_last || !st->fresh || !st->one || !st->ref) {
 		release(st);
 		snprintf(why, sizeof why, "out of memory for %d CPUs' counters", n);
-		status(s, "%s", why);
+		status(ctx, "%s", why);
 		return 0;
 	}
 	for (int cpu = 0; cpu < n; cpu++)
 		st->handle[cpu] = -1;
-	open_groups(s, st);
-	report(s, st);
+	open_groups(ctx, st);
+	report(ctx, st);
 	return 0;
 }
 
-static void intel_source_sync(struct sampler *s, void *state)
+static void intel_source_sync(const struct source_ctx *ctx, void *state)
 {
 	struct intel_state *st = state;
 
 	if (st->backend) {
-		open_groups(s, st);
-		report(s, st);
+		open_groups(ctx, st);
+		report(ctx, st);
 	}
 }
 
@@ -194,7 +195,7 @@ static void read_cpus(struct intel_state *st)
 	}
 }
 
-static void intel_source_read(struct sampler *s, void *state, bool cpus_changed)
+static void intel_source_read(const struct source_ctx *ctx, void *state, bool cpus_changed)
 {
 	struct intel_state *st = state;
 
@@ -205,10 +206,10 @@ static void intel_source_read(struct sampler *s, void *state, bool cpus_changed)
 		st->clk[cpu].fresh = false;
 	st->backend->ops->begin_pass(st->backend);
 	read_cpus(st);
-	report(s, st);
-	for (int i = 0; i < s->topo.ncores; i++) {
-		const struct topo_core *c = &s->topo.cores[i];
-		const struct smt_table *t = s->core[c->first_cpu].table;
+	report(ctx, st);
+	for (int i = 0; i < ctx->topo->ncores; i++) {
+		const struct topo_core *c = &ctx->topo->cores[i];
+		const struct smt_table *t = smt_table_for(ctx->config, ctx->cpuinfo, c->nthreads);
 		double one[2] = { 0, 0 }, ref[2] = { 0, 0 };
 		struct intel_smt_window w;
 		int n = c->nthreads, ok = n == 1 || n == 2;
@@ -237,9 +238,9 @@ static void intel_source_read(struct sampler *s, void *state, bool cpus_changed)
 	}
 }
 
-static void intel_source_free(struct sampler *s, void *state)
+static void intel_source_free(const struct source_ctx *ctx, void *state)
 {
-	(void)s;
+	(void)ctx;
 	release(state);
 }
 

@@ -17,7 +17,7 @@
 #include "readfile.h"
 
 /* Decides whether PURR can stand in for the model, and says why not. */
-static void purr_status(struct sampler *s, struct power_state *ps)
+static void purr_status(const struct source_ctx *ctx, struct power_state *ps)
 {
 	const struct purr *p = &ps->purr;
 	int err = p->open_error[PURR];
@@ -25,36 +25,36 @@ static void purr_status(struct sampler *s, struct power_state *ps)
 	ps->trusted = false;
 	if (p->nopen[PURR] == 0 && p->nfailed[PURR] == 0) {
 		if (err == 0 || err == ENOENT)
-			source_set_status(s, &power_source, POWER_STATUS_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
+			source_set_status(ctx, POWER_STATUS_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
 			       "(only IBM POWER has it)");
 		else if (err == EACCES || err == EPERM)
-			source_set_status(s, &power_source, POWER_STATUS_PURR, "cannot read cpu%d/purr: %s (PURR files are root only: "
+			source_set_status(ctx, POWER_STATUS_PURR, "cannot read cpu%d/purr: %s (PURR files are root only: "
 			       "run the PMDA as root); smt.* values come from the model",
 			       p->open_error_cpu[PURR], strerror(err));
 		else
-			source_set_status(s, &power_source, POWER_STATUS_PURR, "cannot read cpu%d/purr: %s; smt.* values come from "
+			source_set_status(ctx, POWER_STATUS_PURR, "cannot read cpu%d/purr: %s; smt.* values come from "
 			       "the model", p->open_error_cpu[PURR], strerror(err));
 		return;
 	}
-	if (s->cpuinfo.timebase == 0) {
-		source_set_status(s, &power_source, POWER_STATUS_PURR, "no timebase line in /proc/cpuinfo: PURR ticks cannot be "
+	if (ctx->cpuinfo->timebase == 0) {
+		source_set_status(ctx, POWER_STATUS_PURR, "no timebase line in /proc/cpuinfo: PURR ticks cannot be "
 		       "turned into time; smt.* values come from the model");
 		return;
 	}
-	if (s->cpuinfo.guest == POWER_GUEST_TCG) {
-		source_set_status(s, &power_source, POWER_STATUS_PURR, "QEMU guest without KVM (TCG) on POWER%d: "
+	if (ctx->cpuinfo->guest == POWER_GUEST_TCG) {
+		source_set_status(ctx, POWER_STATUS_PURR, "QEMU guest without KVM (TCG) on POWER%d: "
 		       "its PURR is QEMU's emulation, not a core's hardware share; PURR counters are "
-		       "exported as read, smt.* values come from the model", s->cpuinfo.power_generation);
+		       "exported as read, smt.* values come from the model", ctx->cpuinfo->power_generation);
 		return;
 	}
-	if (s->cpuinfo.guest == POWER_GUEST_KVM && s->cpuinfo.power_generation >= 9) {
-		source_set_status(s, &power_source, POWER_STATUS_PURR, "KVM guest on POWER%d: PURR counts the whole timebase for a "
+	if (ctx->cpuinfo->guest == POWER_GUEST_KVM && ctx->cpuinfo->power_generation >= 9) {
+		source_set_status(ctx, POWER_STATUS_PURR, "KVM guest on POWER%d: PURR counts the whole timebase for a "
 		       "busy vCPU, not its share of a core; PURR counters are exported as read, "
-		       "smt.* values come from the model", s->cpuinfo.power_generation);
+		       "smt.* values come from the model", ctx->cpuinfo->power_generation);
 		return;
 	}
 	if (p->nopen[IDLE_PURR] == 0 && p->nfailed[IDLE_PURR] == 0) {
-		source_set_status(s, &power_source, POWER_STATUS_PURR, "no idle_purr (a PowerNV host, or a kernel before 5.8): busy "
+		source_set_status(ctx, POWER_STATUS_PURR, "no idle_purr (a PowerNV host, or a kernel before 5.8): busy "
 		       "PURR is unknown; smt.* values come from the model, and PURR is shared out "
 		       "by mode in proportion to /proc/stat");
 		return;
@@ -62,7 +62,7 @@ static void purr_status(struct sampler *s, struct power_state *ps)
 	ps->trusted = true;
 	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
 		if (p->nfailed[k] > 0) {
-			source_set_status(s, &power_source, POWER_STATUS_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: "
+			source_set_status(ctx, POWER_STATUS_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: "
 			       "%s), retried every pass; cores with such a thread use the model",
 			       purr_file_names[k], p->nfailed[k], p->nonline, p->failed_cpu[k],
 			       strerror(p->failed_error[k]));
@@ -70,56 +70,56 @@ static void purr_status(struct sampler *s, struct power_state *ps)
 		}
 	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
 		if (p->nmalformed[k] > 0) {
-			source_set_status(s, &power_source, POWER_STATUS_PURR, "%s is not a hex counter on %d of %d online "
+			source_set_status(ctx, POWER_STATUS_PURR, "%s is not a hex counter on %d of %d online "
 			       "CPUs (cpu%d first); their cores' windows are held over",
 			       purr_file_names[k], p->nmalformed[k], p->nonline, p->malformed_cpu[k]);
 			return;
 		}
 	for (int k = PURR; k <= IDLE_PURR; k += IDLE_PURR - PURR)
 		if (p->nopen[k] < p->nonline) {
-			source_set_status(s, &power_source, POWER_STATUS_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: %s); "
+			source_set_status(ctx, POWER_STATUS_PURR, "%s unreadable on %d of %d online CPUs (cpu%d: %s); "
 			       "cores with such a thread use the model", purr_file_names[k],
 			       p->nonline - p->nopen[k], p->nonline, p->open_error_cpu[k],
 			       strerror(p->open_error[k] ? p->open_error[k] : ENOENT));
 			return;
 		}
-	source_set_status(s, &power_source, POWER_STATUS_PURR, "ok");
+	source_set_status(ctx, POWER_STATUS_PURR, "ok");
 }
 
 
-static void power_sync(struct sampler *s, void *state);
+static void power_sync(const struct source_ctx *ctx, void *state);
 
-static int power_init(struct sampler *s, void *state)
+static int power_init(const struct source_ctx *ctx, void *state)
 {
 	struct power_state *ps = state;
 	int sts;
 
-	if ((sts = purr_init(&ps->purr, s->topo.ncpus)) < 0)
+	if ((sts = purr_init(&ps->purr, ctx->topo->ncpus)) < 0)
 		return sts;
-	ps->ncpus = s->topo.ncpus;
-	ps->timebase = s->cpuinfo.timebase;
+	ps->ncpus = ctx->topo->ncpus;
+	ps->timebase = ctx->cpuinfo->timebase;
 	if ((ps->cpu = calloc((size_t)(ps->ncpus > 0 ? ps->ncpus : 1), sizeof *ps->cpu)) == NULL)
 		return -ENOMEM;
-	power_sync(s, ps);
+	power_sync(ctx, ps);
 	sts = lparcfg_open(&ps->lparcfg);
 	if (sts == -ENOMEM)
 		return sts;
 	if (sts == -ENOENT)
-		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "%s",
-				  strcmp(s->cpuinfo.platform, "pSeries") == 0 ?
+		source_set_status(ctx, POWER_STATUS_LPARCFG, "%s",
+				  strcmp(ctx->cpuinfo->platform, "pSeries") == 0 ?
 				  "no /proc/powerpc/lparcfg: this pSeries kernel is built without it "
 				  "(CONFIG_LPARCFG is not set, as in Debian's); lpar.* have no values" :
 				  "no /proc/powerpc/lparcfg (not a pSeries LPAR)");
 	else if (sts < 0)
-		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "cannot open /proc/powerpc/lparcfg: %s", strerror(-sts));
+		source_set_status(ctx, POWER_STATUS_LPARCFG, "cannot open /proc/powerpc/lparcfg: %s", strerror(-sts));
 	return 0;
 }
 
-static void power_free(struct sampler *s, void *state)
+static void power_free(const struct source_ctx *ctx, void *state)
 {
 	struct power_state *ps = state;
 
-	(void)s;
+	(void)ctx;
 	purr_free(&ps->purr);
 	free(ps->cpu);
 	lparcfg_close(&ps->lparcfg);
@@ -127,16 +127,16 @@ static void power_free(struct sampler *s, void *state)
 
 /* After the online set changed: files follow the CPUs; a CPU that went
  * offline starts its counters' baselines again when it returns. */
-static void power_sync(struct sampler *s, void *state)
+static void power_sync(const struct source_ctx *ctx, void *state)
 {
 	struct power_state *ps = state;
 
-	purr_sync(&ps->purr, s->topo.online);
+	purr_sync(&ps->purr, ctx->topo->online);
 	for (int cpu = 0; cpu < ps->ncpus; cpu++)
-		if (!s->topo.online[cpu])
+		if (!ctx->topo->online[cpu])
 			for (int k = 0; k < PURR_NCOUNTERS; k++)
 				ps->cpu[cpu].live[k] = false;
-	purr_status(s, ps);
+	purr_status(ctx, ps);
 }
 
 /*
@@ -199,7 +199,7 @@ static const enum lpar_key lpar_counter_key[LPAR_NCOUNTERS] = {
  * a CPU's whole register in or out; over that window the increments of the
  * threads online at both ends stand in, and a new baseline follows.
  */
-static void read_lparcfg(struct sampler *s, struct power_state *ps, bool cpus_changed,
+static void read_lparcfg(const struct source_ctx *ctx, struct power_state *ps, bool cpus_changed,
 			 uint64_t purr_step)
 {
 	struct lparcfg *l = &ps->lparcfg;
@@ -209,7 +209,7 @@ static void read_lparcfg(struct sampler *s, struct power_state *ps, bool cpus_ch
 		return;
 	if ((n = lparcfg_read(l)) < 0) {
 		char why[64];
-		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "cannot read lparcfg: %s; lpar.* have no values",
+		source_set_status(ctx, POWER_STATUS_LPARCFG, "cannot read lparcfg: %s; lpar.* have no values",
 				   rf_strerror(n, LPARCFG_BOUND, why, sizeof why));
 		return;
 	}
@@ -241,26 +241,26 @@ static void read_lparcfg(struct sampler *s, struct power_state *ps, bool cpus_ch
 			used += (size_t)snprintf(missing + used, sizeof missing - used, "%s%s",
 						 used ? ", " : "", lparcfg_key_names[always[i]]);
 	if (n == 0)
-		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "lparcfg %s has none of the keys smtcpu reads",
+		source_set_status(ctx, POWER_STATUS_LPARCFG, "lparcfg %s has none of the keys smtcpu reads",
 		       l->version);
 	else if (used)
-		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "lparcfg %s lacks %s: those metrics have no values",
+		source_set_status(ctx, POWER_STATUS_LPARCFG, "lparcfg %s lacks %s: those metrics have no values",
 		       l->version, missing);
 	else
-		source_set_status(s, &power_source, POWER_STATUS_LPARCFG, "ok");
+		source_set_status(ctx, POWER_STATUS_LPARCFG, "ok");
 }
 
 /* Reads every PURR file and lparcfg once, and adds the increments. */
-static void power_read(struct sampler *s, void *state, bool cpus_changed)
+static void power_read(const struct source_ctx *ctx, void *state, bool cpus_changed)
 {
 	struct power_state *ps = state;
 	uint64_t purr_before = ps->all[PURR];
 
 	if (ps->purr.nopen[PURR] > 0 || ps->purr.nfailed[PURR] > 0) {
 		read_purr(ps);
-		purr_status(s, ps);
+		purr_status(ctx, ps);
 	}
-	read_lparcfg(s, ps, cpus_changed, ps->all[PURR] - purr_before);
+	read_lparcfg(ctx, ps, cpus_changed, ps->all[PURR] - purr_before);
 }
 
 /* How much PURR a core's window can use: 0 none, 1 purr, 2 purr and

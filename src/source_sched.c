@@ -9,15 +9,16 @@
 #include "cgroup_path.h"
 #include "highwater.h"
 #include "log.h"
+#include "modelchoice.h"
 #include "sampler.h"
 #include "source.h"
 #include "sysroot.h"
 
 static const char *const status_names[] = { "sched" };
 
-static void status(struct sampler *s, const char *fmt, const char *why)
+static void status(const struct source_ctx *ctx, const char *fmt, const char *why)
 {
-	source_set_status(s, &sched_source, 0, fmt, why);
+	source_set_status(ctx, 0, fmt, why);
 }
 
 /* Whether a core's threads are not the CPUs the program has for it: one
@@ -37,7 +38,7 @@ static bool core_changed(const struct sched_state *st, const struct topo_core *c
  * there are charged under the old make-up rather than lost with it, then
  * again, so each thread learns whether it is busy; the per-CPU readings of
  * those CPUs start a new baseline. */
-static void map_cores(struct sampler *s, struct sched_state *st)
+static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 {
 	int nsweep = 0, err = 0, sts;
 
@@ -45,8 +46,8 @@ static void map_cores(struct sampler *s, struct sched_state *st)
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
 		if (st->core_of[cpu] >= 0)
 			st->mapped[st->core_of[cpu]]++;
-	for (int i = 0; i < s->topo.ncores; i++) {
-		const struct topo_core *c = &s->topo.cores[i];
+	for (int i = 0; i < ctx->topo->ncores; i++) {
+		const struct topo_core *c = &ctx->topo->cores[i];
 
 		if (core_changed(st, c))
 			for (int t = 0; t < c->nthreads; t++)
@@ -54,10 +55,10 @@ static void map_cores(struct sampler *s, struct sched_state *st)
 	}
 	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
 		err = sts;
-	for (int i = 0; i < s->topo.ncores; i++) {
-		const struct topo_core *c = &s->topo.cores[i];
+	for (int i = 0; i < ctx->topo->ncores; i++) {
+		const struct topo_core *c = &ctx->topo->cores[i];
 
-		if ((sts = sched_purr_set_shares(&st->sp, c->first_cpu, s->core[c->first_cpu].table)) < 0)
+		if ((sts = sched_purr_set_shares(&st->sp, c->first_cpu, smt_table_for(ctx->config, ctx->cpuinfo, c->nthreads))) < 0)
 			err = sts;
 		if (!core_changed(st, c))
 			continue;
@@ -73,7 +74,7 @@ static void map_cores(struct sampler *s, struct sched_state *st)
 		}
 	}
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
-		if (!s->topo.online[cpu] && st->core_of[cpu] >= 0) {
+		if (!ctx->topo->online[cpu] && st->core_of[cpu] >= 0) {
 			if ((sts = sched_purr_map_cpu(&st->sp, cpu, -1, 0)) < 0)
 				err = sts;
 			st->core_of[cpu] = st->slot_of[cpu] = -1;
@@ -86,7 +87,7 @@ static void map_cores(struct sampler *s, struct sched_state *st)
 		char why[128];
 		snprintf(why, sizeof why, "cannot tell the program the cores: %s", strerror(-err));
 		smt_log_once(SMT_LOG_WARNING, "sched: %s", why);
-		status(s, "%s", why);
+		status(ctx, "%s", why);
 	}
 }
 
@@ -110,27 +111,27 @@ static void release(struct sched_state *st)
 }
 
 /* The software PURR stays off, and says why; everything else goes on. */
-static int stay_off(struct sampler *s, struct sched_state *st, const char *why)
+static int stay_off(const struct source_ctx *ctx, struct sched_state *st, const char *why)
 {
 	release(st);
 	smt_log(SMT_LOG_WARNING, "sched: %s; SMT overlap is modelled, not measured", why);
-	status(s, "%s", why);
+	status(ctx, "%s", why);
 	return 0;
 }
 
-static int sched_source_init(struct sampler *s, void *state)
+static int sched_source_init(const struct source_ctx *ctx, void *state)
 {
 	struct sched_state *st = state;
 	char why[256];
-	int n = s->topo.ncpus > 0 ? s->topo.ncpus : 1, sts;
+	int n = ctx->topo->ncpus > 0 ? ctx->topo->ncpus : 1, sts;
 
 	st->ncpus = n;
-	if (!s->config.sched) {
-		status(s, "%s", "off (\"sched off\" in the configuration file)");
+	if (!ctx->config->sched) {
+		status(ctx, "%s", "off (\"sched off\" in the configuration file)");
 		return 0;
 	}
 	if (strcmp(sr_root(), "/") != 0) {
-		status(s, "off: the root %s is not this machine's, whose scheduler it would measure",
+		status(ctx, "off: the root %s is not this machine's, whose scheduler it would measure",
 		       sr_root());
 		return 0;
 	}
@@ -146,27 +147,27 @@ static int sched_source_init(struct sampler *s, void *state)
 	if (!st->clk || !st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->last_missed ||
 	    !st->have_last || !st->scratch || !st->mapped) {
 		snprintf(why, sizeof why, "off: out of memory for the software PURR's %d CPUs", n);
-		return stay_off(s, st, why);
+		return stay_off(ctx, st, why);
 	}
 	for (int cpu = 0; cpu < n; cpu++)
 		st->core_of[cpu] = st->slot_of[cpu] = -1;
 	/* Refused, or out of memory loading it: the program is off, not the agent. */
 	if ((sts = sched_purr_open(&st->sp, n, why, sizeof why)) < 0)
-		return stay_off(s, st, why);
+		return stay_off(ctx, st, why);
 	st->on = true;
 	if (cgroup2_mount(st->cgroup_mount, sizeof st->cgroup_mount) < 0)
 		st->cgroup_mount[0] = '\0';
-	status(s, "%s", "ok");
-	map_cores(s, st);
+	status(ctx, "%s", "ok");
+	map_cores(ctx, st);
 	return 0;
 }
 
-static void sched_source_sync(struct sampler *s, void *state)
+static void sched_source_sync(const struct source_ctx *ctx, void *state)
 {
 	struct sched_state *st = state;
 
 	if (st->on)
-		map_cores(s, st);
+		map_cores(ctx, st);
 }
 
 /* The process's instance name as the proc PMDA makes it: the PID in six
@@ -359,12 +360,12 @@ static bool add_reading(struct sched_state *st, int cpu, uint64_t clock, uint64_
 }
 
 /* Per CPU: the clocks become the measured basis "sched", by increments. */
-static void read_cpus(struct sampler *s, struct sched_state *st)
+static void read_cpus(const struct source_ctx *ctx, struct sched_state *st)
 {
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
 		st->clk[cpu].fresh = false;
-	for (int i = 0; i < s->topo.ncores; i++) {
-		const struct topo_core *c = &s->topo.cores[i];
+	for (int i = 0; i < ctx->topo->ncores; i++) {
+		const struct topo_core *c = &ctx->topo->cores[i];
 
 		for (int t = 0; t < c->nthreads; t++) {
 			int cpu = c->cpus[t];
@@ -391,7 +392,7 @@ static void read_cpus(struct sampler *s, struct sched_state *st)
 	}
 }
 
-static void sched_source_read(struct sampler *s, void *state, bool cpus_changed)
+static void sched_source_read(const struct source_ctx *ctx, void *state, bool cpus_changed)
 {
 	struct sched_state *st = state;
 	bool check;
@@ -410,26 +411,26 @@ static void sched_source_read(struct sampler *s, void *state, bool cpus_changed)
 	if ((sts = sched_purr_read_cores(&st->sp)) < 0) {
 		char why[128];
 		snprintf(why, sizeof why, "cannot read the program's cores map: %s", strerror(-sts));
-		status(s, "%s", why);
+		status(ctx, "%s", why);
 		for (int cpu = 0; cpu < st->ncpus; cpu++)
 			st->clk[cpu].fresh = false;
 		return;
 	}
-	read_cpus(s, st);
+	read_cpus(ctx, st);
 	check = st->sp.now >= st->next_cgroup_check;
 	if (check)
 		st->next_cgroup_check = st->sp.now + SCHED_CGROUP_CHECK_NS;
 	end_pass(st, &st->procs, true, false);
 	end_pass(st, &st->cgroups, false, check);
 	if (st->map_error == 0)		/* (map_cores says what failed) */
-		status(s, "%s", "ok");
+		status(ctx, "%s", "ok");
 }
 
-static void sched_source_free(struct sampler *s, void *state)
+static void sched_source_free(const struct source_ctx *ctx, void *state)
 {
 	struct sched_state *st = state;
 
-	(void)s;
+	(void)ctx;
 	if (st->on)
 		sched_purr_close(&st->sp);
 	sched_table_free(&st->procs);

@@ -642,9 +642,19 @@ static void bare_reads(const struct core_state *st)
 			st->backend->ops->read_group(st->backend, st->ctr.slot[cell].handle, &r);
 }
 
+/* The context the sampler gives src, as its read is called here alone. */
+static const struct source_ctx *context_of(const struct sampler *s, const struct sampler_source *src)
+{
+	for (int i = 0; i < s->nsources; i++)
+		if (s->source[i] == src)
+			return &s->ctx[i];
+	return NULL;
+}
+
 static int corepass(const char *root, int n, const char *config)
 {
 	struct sampler s;
+	const struct source_ctx *ctx;
 	struct core_state *st;
 	double pass[32], bare[32];
 	long before, allocs;
@@ -662,12 +672,13 @@ static int corepass(const char *root, int n, const char *config)
 	for (int cell = 0; cell < st->ctr.ncpus * st->ctr.ngroups; cell++)
 		if (st->ctr.slot[cell].handle >= 0)
 			members += st->ctr.spec[cell % st->ctr.ngroups].n;
-	core_source.read(&s, st, false);
+	ctx = context_of(&s, &core_source);
+	core_source.read(ctx, st, false);
 	before = allocations;
 	for (int b = 0; b < batches; b++) {
 		double start = now();
 		for (int i = 0; i < per; i++)
-			core_source.read(&s, st, false);
+			core_source.read(ctx, st, false);
 		pass[b] = (now() - start) / per;
 	}
 	allocs = allocations - before;

@@ -65,10 +65,18 @@ static void fake_mark(void *st, const int *cpus, int n)
 	(void)cpus; (void)n;
 	((struct fake_state *)st)->marks++;
 }
-static int half_init(struct sampler *s, void *st);
-static int most_init(struct sampler *s, void *st);
-static void fake_read(struct sampler *s, void *st, bool changed) { (void)s; (void)st; (void)changed; }
-static void fake_free(struct sampler *s, void *st) { (void)s; (void)st; }
+/* A source's status, set through its context as any source sets its own. */
+static int fake_init(const struct source_ctx *ctx, void *st)
+{
+	(void)st;
+	source_set_status(ctx, 0, "ok");
+	return 0;
+}
+static void fake_read(const struct source_ctx *ctx, void *st, bool changed)
+{
+	(void)ctx; (void)st; (void)changed;
+}
+static void fake_free(const struct source_ctx *ctx, void *st) { (void)ctx; (void)st; }
 
 static const struct source_basis half_basis = {
 	.name = "half", .measure = half_measure, .counted = fake_counted, .mark = fake_mark,
@@ -79,12 +87,12 @@ static const struct source_basis most_basis = {
 static const char *const half_status[] = { "half" }, *const most_status[] = { "most" };
 static const struct sampler_source half_source = {
 	.name = "half", .status_names = half_status, .nstatus = 1,
-	.state_size = sizeof(struct fake_state), .init = half_init, .read = fake_read,
+	.state_size = sizeof(struct fake_state), .init = fake_init, .read = fake_read,
 	.free = fake_free, .basis = &half_basis,
 };
 static const struct sampler_source most_source = {
 	.name = "most", .status_names = most_status, .nstatus = 1,
-	.state_size = sizeof(struct fake_state), .init = most_init, .read = fake_read,
+	.state_size = sizeof(struct fake_state), .init = fake_init, .read = fake_read,
 	.free = fake_free, .basis = &most_basis,
 };
 
@@ -98,25 +106,6 @@ static void table(const struct sampler_source *first, const struct sampler_sourc
 {
 	slot[0] = *first;
 	slot[1] = *second;
-}
-
-/* A source's status, set as any source sets its own (its table entry). */
-static int init_named(struct sampler *s, const char *name)
-{
-	for (int i = 0; i < s->nsources; i++)
-		if (strcmp(s->source[i]->name, name) == 0)
-			source_set_status(s, s->source[i], 0, "ok");
-	return 0;
-}
-static int half_init(struct sampler *s, void *st)
-{
-	(void)st;
-	return init_named(s, "half");
-}
-static int most_init(struct sampler *s, void *st)
-{
-	(void)st;
-	return init_named(s, "most");
 }
 
 static uint64_t user[8], idle[8];

@@ -85,12 +85,44 @@ static void sweep_sets_hold_1920_cpus(void **state)
 	CPU_FREE(after);
 }
 
+/* An EPYC whose configured replay trace is missing: each AMD status says
+ * why, written where the sampler serves it (amd_xgmi was left empty). */
+static void amd_says_why_for_every_status(void **state)
+{
+	struct sampler s;
+	const char *names[] = { "amd_df", "amd_l3", "amd_xgmi" };
+	(void)state;
+
+	fixture_new("degrade-amd");
+	for (int c = 0; c < 2; c++)
+		fixture_cpu_topology(c, c ? "1" : "0", 0);
+	fixture_write("/proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+		      "cpu family\t: 23\nmodel\t\t: 49\nmodel name\t: AMD EPYC 7742\n\n");
+	fixture_write("/proc/stat", "cpu  1 0 0 1 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\n"
+		      "cpu1 1 0 0 1 0 0 0 0 0 0\n");
+	sr_set_root(fixture_root);
+	sampler_init(&s, fixture_file("/smtcpu.conf", "replay /nonexistent/trace\n"), 0);
+	assert_true(sampler_usable(&s));
+	for (int i = 0; i < 3; i++) {
+		const char *st = sampler_status(&s, names[i]);
+		assert_non_null(st);
+		if (strstr(st, "replay: /nonexistent/trace") == NULL)
+			fail_msg("%s: \"%s\"", names[i], st);
+	}
+	sampler_pass(&s);
+	assert_non_null(strstr(sampler_status(&s, "amd_df"), "replay: /nonexistent/trace"));
+	sampler_free(&s);
+	sr_set_root("/");
+	fixture_remove();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(software_purr_out_of_memory_leaves_the_rest),
 		cmocka_unit_test(no_memory_for_the_sampler_is_not_usable),
 		cmocka_unit_test(sweep_sets_hold_1920_cpus),
+		cmocka_unit_test(amd_says_why_for_every_status),
 	};
 
 	smt_log_set_sink(quiet);
