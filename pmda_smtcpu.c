@@ -19,15 +19,15 @@
 #include <unistd.h>
 
 #include "domain.h"
-#include "src/log.h"
-#include "src/monoclock.h"
-#include "src/sampler.h"
-#include "src/source_amd.h"
-#include "src/source_power.h"
-#include "src/source_core.h"
-#include "src/source_intel.h"
-#include "src/source_sched.h"
-#include "src/sysroot.h"
+#include "log.h"
+#include "monoclock.h"
+#include "sampler.h"
+#include "source_amd.h"
+#include "source_power.h"
+#include "source_core.h"
+#include "source_intel.h"
+#include "source_sched.h"
+#include "sysroot.h"
 
 /* PCP 7 renamed the fetch result type; PCP 6 has only pmResult. */
 #ifndef SMTCPU_HAVE_PMDARESULT

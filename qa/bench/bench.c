@@ -22,7 +22,7 @@
  *       then, from one more run, the program's own ns a call as the kernel's
  *       BPF statistics count it.
  *   bench corepass ROOT N [CONFIG]
- *       the core counters' part of N sampling passes (src/source_core.c: one
+ *       the core counters' part of N sampling passes (src/sources/core/source_core.c: one
  *       read of every group, scaled and added up) beside the bare reads of
  *       the same groups through the same backend, nothing done with them;
  *       prints microseconds of each a pass, the allocations of the timed
@@ -663,7 +663,7 @@ static int corepass(const char *root, int n, const char *config)
 	smt_log_set_sink(quiet);
 	sr_set_root(root);
 	sampler_init(&s, config, config == NULL);
-	st = source_state(&s, &core_source);
+	st = sampler_state(&s, &core_source);
 	if (!st || !st->on) {
 		fprintf(stderr, "bench: corepass: %s\n", sampler_status(&s, "core"));
 		sampler_free(&s);

@@ -9,16 +9,18 @@
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 55
 FUZZ_SAN = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror -Isrc -Ibuild -Iqa/fuzz $(FUZZ_SAN)
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -O1 -g -Wall -Wextra -Werror $(SRC_INCLUDES) -Ibuild -Iqa/fuzz \
+	$(FUZZ_SAN)
 FUZZ_NAMES = $(patsubst qa/fuzz/fuzz_%.c,%,$(wildcard qa/fuzz/fuzz_*.c))
 FUZZ_BINS = $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
-FUZZ_LIB_OBJS = $(patsubst src/%.c,build-fuzz/lib/%.o,$(filter-out %.bpf.c,$(wildcard src/*.c)))
+FUZZ_LIB_OBJS = $(patsubst %.c,build-fuzz/lib/%.o,$(notdir $(LIB_SRCS)))
 FUZZ_WORK = qa/work/fuzz
 FUZZ_OPTS = -rss_limit_mb=2048 -timeout=10 -max_len=262144
 
 .PHONY: fuzz fuzz-build fuzz-regress fuzz-seeds
 
-build-fuzz/lib/%.o: src/%.c $(wildcard src/*.h) build/sched_purr.skel.h
+# (the library's folders are on vpath: see the top GNUmakefile)
+build-fuzz/lib/%.o: %.c $(shell find src -name '*.h') build/sched_purr.skel.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 

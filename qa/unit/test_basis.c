@@ -1,7 +1,7 @@
 /*
  * Adding a source, as the README shows it: test-only sources registered
  * through the same table the sampler walks (this file defines
- * sampler_sources[], so the library's src/sources.c is not linked), each
+ * sampler_sources[], so the library's src/sources/sources.c is not linked), each
  * offering a measured basis.  For each core the sampler takes the first
  * basis in the table's order that measures every thread, and the model
  * where none does: worked here by hand on a small x86 tree (4 cores of 2
@@ -96,7 +96,7 @@ static const struct sampler_source most_source = {
 	.free = fake_free, .basis = &most_basis,
 };
 
-/* The table the sampler walks (src/sources.c's, replaced): two slots, which
+/* The table the sampler walks (src/sources/sources.c's, replaced): two slots, which
  * source is in which set by each test. */
 static struct sampler_source slot[2];
 const struct sampler_source *const sampler_sources[] = { &slot[0], &slot[1] };

@@ -1,5 +1,5 @@
 /*
- * smtcpu's core event table (src/core_events.c) against perf's pmu-events
+ * smtcpu's core event table (src/sources/core/core_events.c) against perf's pmu-events
  * JSON, copied here by hand with each value's directory (linux,
  * tools/perf/pmu-events/arch/x86/amdzenN/) and event name; libpfm4 is asked
  * where it knows the event, and where it differs from perf that is stated

@@ -1,5 +1,5 @@
 /*
- * What core counters a machine offers (src/core_pmu.c), from sysfs trees in
+ * What core counters a machine offers (src/sources/core/core_pmu.c), from sysfs trees in
  * the kernel's formats: the AMD core PMU's format/ as arch/x86/events/amd/core.c
  * declares it (PMU_FORMAT_ATTR(event, "config:0-7,32-35"), umask
  * "config:8-15", edge "config:18", inv "config:23", cmask "config:24-31"),

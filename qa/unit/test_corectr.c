@@ -1,5 +1,5 @@
 /*
- * Per-CPU core counter groups (src/corectr.c): a replayed trace whose
+ * Per-CPU core counter groups (src/counters/corectr.c): a replayed trace whose
  * figures are worked by hand here (duty-cycle scaling, a window a group
  * never ran, a CPU going offline and back), then the real perf_event_open
  * path with software events on every online CPU and the msr PMU's tsc

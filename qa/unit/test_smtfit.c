@@ -1,5 +1,5 @@
 /*
- * Fitting factor tables to measured runs (src/smtfit.c, src/runsfile.c),
+ * Fitting factor tables to measured runs (src/model/smtfit.c, src/model/runsfile.c),
  * checked against seed 000's own figures and against fits worked here by
  * other means: the normal equations solved by Cramer's rule, the shaped fit
  * by substituting its one active constraint, and a search over tables.

@@ -12,9 +12,8 @@
 
 #include "core_pmu.h"
 #include "corectr.h"
+#include "sampler.h"
 #include "source.h"
-
-struct sampler;
 
 /* What each figure is: a group and a member of it, -1 where not counted. */
 enum core_figure {
@@ -49,9 +48,12 @@ bool core_window(const struct core_state *st, int cpu, enum core_figure f, doubl
 /* The duty cycle of cpu's group g over its last window; false if none. */
 bool core_duty(const struct core_state *st, int cpu, enum core_group g, double *duty);
 
-/* NULL before sampler_init. */
-const struct core_state *sampler_core(const struct sampler *s);
-
 extern const struct sampler_source core_source;
+
+/* NULL before sampler_init. */
+static inline const struct core_state *sampler_core(const struct sampler *s)
+{
+	return sampler_state(s, &core_source);
+}
 
 #endif

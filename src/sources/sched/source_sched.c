@@ -10,7 +10,6 @@
 #include "highwater.h"
 #include "log.h"
 #include "modelchoice.h"
-#include "sampler.h"
 #include "source.h"
 #include "sysroot.h"
 
@@ -481,8 +480,3 @@ const struct sampler_source sched_source = {
 	.init = sched_source_init, .sync = sched_source_sync, .read = sched_source_read,
 	.free = sched_source_free, .basis = &sched_basis,
 };
-
-const struct sched_state *sampler_sched(const struct sampler *s)
-{
-	return source_state(s, &sched_source);
-}

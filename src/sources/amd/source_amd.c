@@ -1,10 +1,9 @@
 /* The AMD uncore counters (DRAM through the Data Fabric or UMC, xGMI links,
- * L3 per complex) as a source of the sampler: src/amd.c does the work. */
+ * L3 per complex) as a source of the sampler: src/sources/amd/amd.c does the work. */
 #include "source_amd.h"
 
 #include <errno.h>
 
-#include "sampler.h"
 #include "source.h"
 
 static const char *const status_names[AMD_NSTATUS] = { "amd_df", "amd_l3", "amd_xgmi" };
@@ -38,8 +37,3 @@ const struct sampler_source amd_source = {
 	.state_size = sizeof(struct amd),
 	.init = amd_source_init, .read = amd_source_read, .free = amd_source_free,
 };
-
-const struct amd *sampler_amd(const struct sampler *s)
-{
-	return source_state(s, &amd_source);
-}

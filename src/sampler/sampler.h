@@ -84,6 +84,11 @@ void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt,
  * NULL when there is none. */
 const char *sampler_status(const struct sampler *s, const char *name);
 
+/* The state the sampler holds for src, which its public header offers
+ * (sampler_amd() and the like: what the PMDA reads); NULL before
+ * sampler_init, or when src is not in the table. */
+void *sampler_state(const struct sampler *s, const struct sampler_source *src);
+
 /* config_path may be NULL; a missing file at the default path is fine
  * (optional).  Returns 0, or the first -errno of what could not start (a
  * source, /proc/stat); the sampler says why in status[] and is usable

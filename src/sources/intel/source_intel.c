@@ -8,7 +8,6 @@
 #include "mux.h"
 #include "pmu.h"
 #include "modelchoice.h"
-#include "sampler.h"
 #include "source.h"
 
 static const char *const status_names[] = { "intel_smt" };
@@ -305,8 +304,3 @@ const struct sampler_source intel_source = {
 	.init = intel_source_init, .sync = intel_source_sync, .read = intel_source_read,
 	.free = intel_source_free, .basis = &hw_basis,
 };
-
-const struct intel_state *sampler_intel(const struct sampler *s)
-{
-	return source_state(s, &intel_source);
-}

@@ -33,6 +33,14 @@ const char *sampler_status(const struct sampler *s, const char *name)
 	return NULL;
 }
 
+void *sampler_state(const struct sampler *s, const struct sampler_source *src)
+{
+	for (int i = 0; i < s->nsources; i++)
+		if (s->source[i] == src)
+			return s->state[i];
+	return NULL;
+}
+
 /* The status instances, the sampler's own then each source's, and each
  * source's context: what it reads and its own status slots. */
 static void name_statuses(struct sampler *s)

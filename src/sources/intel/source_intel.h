@@ -13,8 +13,8 @@
 
 #include "counters.h"
 #include "intel_smt.h"
+#include "sampler.h"
 
-struct sampler;
 
 /* A thread's overlap counters, cumulative: its unhalted crystal ticks, and
  * those weighted by its core's table for the threads busy with it. */
@@ -45,6 +45,9 @@ struct intel_state {
 extern const struct sampler_source intel_source;
 
 /* NULL before sampler_init. */
-const struct intel_state *sampler_intel(const struct sampler *s);
+static inline const struct intel_state *sampler_intel(const struct sampler *s)
+{
+	return sampler_state(s, &intel_source);
+}
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * A source of the sampler beside /proc/stat and the topology: PURR and
- * lparcfg, the AMD uncore counters, and those to come.  Each owns its state
+ * A source of the sampler beside /proc/stat and the topology: whatever else
+ * a pass reads (src/sources/ has one folder each).  Each owns its state
  * (state_size bytes, zeroed, that the sampler holds for it), names its
  * smtcpu.status instances and sets them (source_set_status), has four
  * steps, and may offer a measured basis; the sampler walks one table of them
@@ -11,15 +11,15 @@
 #ifndef SMTCPU_SOURCE_H
 #define SMTCPU_SOURCE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config.h"
 #include "cpuinfo.h"
 #include "cpustat.h"
 #include "topology.h"
-
-struct sampler;
 
 #define SOURCE_STATUS_LEN 256	/* an smtcpu.status value, its NUL included */
 
@@ -42,14 +42,14 @@ struct basis_thread {
 enum basis_check { BASIS_GO, BASIS_HOLD, BASIS_RESTART };
 
 /*
- * A measured basis: a source that measures the calibrated time of a CPU
- * (PURR, the software PURR, Intel's overlap counters) offers it through
+ * A measured basis: a source that measures the calibrated time of a CPU (a
+ * register, the scheduler's account, overlap counters) offers it through
  * these, each for the threads of one core (cpus[0..n)).  For each core the
  * sampler takes the first source in the table's order that measures every
  * thread over the core's window, and the model where none does.
  */
 struct source_basis {
-	const char *name;	/* smt.source's word for it: "purr", "sched", "hw" */
+	const char *name;	/* smt.source's word for it */
 	bool whole_core;	/* its capacity is the core's whole time, not the model's */
 	/* Before the window is taken: BASIS_HOLD when a reading it needs is
 	 * missing this pass (the window is held over to the next, so nothing
@@ -94,12 +94,18 @@ struct sampler_source {
 extern const struct sampler_source *const sampler_sources[];
 extern const int sampler_nsources;
 
-/* The state the sampler holds for src, for the source's public accessor
- * (what the PMDA reads); NULL before sampler_init. */
-void *source_state(const struct sampler *s, const struct sampler_source *src);
+/* Sets the source's k-th status instance: "ok", or why it has no values.
+ * Here, not in an object of the sampler's: a source calls nothing above it. */
+__attribute__((format(printf, 3, 4)))
+static inline void source_set_status(const struct source_ctx *ctx, int k, const char *fmt, ...)
+{
+	va_list ap;
 
-/* Sets the source's k-th status instance: "ok", or why it has no values. */
-void source_set_status(const struct source_ctx *ctx, int k, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	if (k < 0 || k >= ctx->nstatus)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ctx->status[k], sizeof ctx->status[k], fmt, ap);
+	va_end(ap);
+}
 
 #endif

@@ -11,17 +11,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sampler.h"
 #include "sched_purr.h"
 #include "sched_table.h"
-
-struct sampler;
 
 /* How long an exited process stays an instance. */
 #define SCHED_CULL_NS (60 * 1000000000ULL)
 /* How often cgroups that were removed are looked for. */
 #define SCHED_CGROUP_CHECK_NS (30 * 1000000000ULL)
 /* How far a CPU's clock may read below the last reading before it is taken
- * for a counter that started again (src/highwater.h): far more than the
+ * for a counter that started again (src/util/highwater.h): far more than the
  * program ever waits for a core's lock, far less than a restart loses. */
 #define SCHED_BACK_SLACK_NS 1000000000ULL
 
@@ -52,9 +51,12 @@ struct sched_state {
 	int map_error;			/* -errno of the last failed update of the maps, or 0 */
 };
 
-/* NULL before sampler_init. */
-const struct sched_state *sampler_sched(const struct sampler *s);
-
 extern const struct sampler_source sched_source;
+
+/* NULL before sampler_init. */
+static inline const struct sched_state *sampler_sched(const struct sampler *s)
+{
+	return sampler_state(s, &sched_source);
+}
 
 #endif

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sampler.h"
 #include "source.h"
 #include "sysroot.h"
 
@@ -260,8 +259,3 @@ const struct sampler_source core_source = {
 	.init = core_source_init, .sync = core_source_sync, .read = core_source_read,
 	.free = core_source_free,
 };
-
-const struct core_state *sampler_core(const struct sampler *s)
-{
-	return source_state(s, &core_source);
-}

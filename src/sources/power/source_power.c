@@ -5,7 +5,6 @@
  */
 #include "source_power.h"
 
-#include "sampler.h"
 #include "source.h"
 
 #include <errno.h>
@@ -370,8 +369,3 @@ const struct sampler_source power_source = {
 	.init = power_init, .sync = power_sync, .read = power_read, .free = power_free,
 	.basis = &purr_basis,
 };
-
-const struct power_state *sampler_power(const struct sampler *s)
-{
-	return source_state(s, &power_source);
-}
