@@ -13,6 +13,10 @@ static int open_slot(struct corectr *c, int cpu, int g, struct ctr_backend *b)
 	int h = b->ops->open_group(b, cpu, c->spec[g].ev, c->spec[g].n);
 
 	if (h < 0) {
+		if (c->open_error == 0) {
+			c->open_error = h;
+			c->open_cpu = cpu;
+		}
 		c->error = h;
 		snprintf(c->why, sizeof c->why, "%s events on cpu%d: %s", c->spec[g].name, cpu,
 			 b->why[0] ? b->why : strerror(-h));
@@ -79,6 +83,7 @@ int corectr_open(struct corectr *c, const struct corectr_group_spec *spec, int n
 
 void corectr_sync(struct corectr *c, const unsigned char *online, struct ctr_backend *b)
 {
+	c->open_error = 0;
 	for (int cpu = 0; cpu < c->ncpus; cpu++)
 		for (int g = 0; g < c->ngroups; g++) {
 			bool open = c->slot[corectr_cell(c, cpu, g)].handle >= 0;
@@ -111,8 +116,10 @@ static int count(struct corectr *c, int cell, const struct ctr_reading *now)
 		return 0;
 	case MUX_RESET:
 		s->last = *now;
+		c->fresh[cell] = 0;
 		return 0;
-	case MUX_NO_TIME:
+	case MUX_NO_TIME:	/* no time enabled since: nothing counted this read */
+		c->fresh[cell] = 0;
 		return 0;
 	}
 	for (int k = 0; k < n; k++) {
@@ -131,6 +138,7 @@ int corectr_read(struct corectr *c, struct ctr_backend *b)
 {
 	int counted = 0;
 
+	c->read_error = 0;
 	for (int cell = 0; cell < c->ncpus * c->ngroups; cell++) {
 		struct ctr_reading now;
 		int sts;
@@ -138,6 +146,10 @@ int corectr_read(struct corectr *c, struct ctr_backend *b)
 		if (c->slot[cell].handle < 0)
 			continue;
 		if ((sts = b->ops->read_group(b, c->slot[cell].handle, &now)) < 0) {
+			if (c->read_error == 0) {
+				c->read_error = sts;
+				c->read_cpu = cell / c->ngroups;
+			}
 			c->error = sts;
 			snprintf(c->why, sizeof c->why, "reading %s events on cpu%d: %s",
 				 c->spec[cell % c->ngroups].name, cell / c->ngroups,

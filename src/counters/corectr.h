@@ -38,11 +38,15 @@ struct corectr {
 	double *window;				/* the same: the last counted interval's */
 	double *window_ns;			/* [ncpus][ngroups]: that interval's time enabled */
 	double *duty;				/* [ncpus][ngroups]: the last interval's */
-	unsigned char *fresh;			/* [ncpus][ngroups]: counted in its last interval */
+	unsigned char *fresh;			/* [ncpus][ngroups]: counted by the last read */
 	unsigned char *have;			/* [ncpus][ngroups]: has counted at least once */
 	int nopen;				/* groups open */
 	int error;				/* -errno of the last open or read that failed */
 	char why[256];				/* that, in words */
+	/* The first failure of the last round of opens (corectr_open,
+	 * corectr_sync) and of the last read: -errno and its CPU, 0 if none. */
+	int open_error, open_cpu;
+	int read_error, read_cpu;
 };
 
 /* Sizes everything for ncpus and opens each group on each online CPU.

@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mux.h"
-#include "pmu.h"
 #include "modelchoice.h"
+#include "pmu.h"
 #include "source.h"
 
 static const char *const status_names[] = { "intel_smt" };
@@ -21,8 +20,9 @@ static void status(const struct source_ctx *ctx, const char *fmt, const char *wh
  * after every one of them, not once at start-up. */
 static void report(const struct source_ctx *ctx, const struct intel_state *st)
 {
-	int err = st->open_error ? st->open_error : st->read_error;
-	int cpu = st->open_error ? st->open_cpu : st->read_cpu;
+	const struct corectr *c = &st->ctr;
+	int err = c->open_error ? c->open_error : c->read_error;
+	int cpu = c->open_error ? c->open_cpu : c->read_cpu;
 	char text[200];
 
 	if (err == 0) {
@@ -30,59 +30,21 @@ static void report(const struct source_ctx *ctx, const struct intel_state *st)
 		return;
 	}
 	snprintf(text, sizeof text, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and %s: %s on cpu %d: %s",
-		 st->ref_name, st->open_error ? "cannot open them" : "cannot read them", cpu,
-		 st->open_error ? ctr_open_error(err) : strerror(-err));
+		 st->ref_name, c->open_error ? "cannot open them" : "cannot read them", cpu,
+		 c->open_error ? ctr_open_error(err) : strerror(-err));
 	status(ctx, "%s", text);
-}
-
-/* Opens a group on every online CPU that has none, closes those of CPUs
- * gone offline. */
-static void open_groups(const struct source_ctx *ctx, struct intel_state *st)
-{
-	st->open_error = 0;
-	for (int cpu = 0; cpu < st->ncpus; cpu++) {
-		bool online = cpu < ctx->topo->ncpus && ctx->topo->online[cpu];
-
-		if (online && st->handle[cpu] < 0) {
-			int h = st->backend->ops->open_group(st->backend, cpu, st->ev, 2);
-			if (h < 0) {
-				if (st->open_error == 0) {
-					st->open_error = h;
-					st->open_cpu = cpu;
-				}
-				continue;
-			}
-			st->handle[cpu] = h;
-			st->have_last[cpu] = false;
-		} else if (!online && st->handle[cpu] >= 0) {
-			st->backend->ops->close_group(st->backend, st->handle[cpu]);
-			st->handle[cpu] = -1;
-		}
-	}
 }
 
 /* Closes the groups and the backend, frees the arrays: the source is off. */
 static void release(struct intel_state *st)
 {
 	if (st->backend) {
-		for (int cpu = 0; st->handle && cpu < st->ncpus; cpu++)
-			if (st->handle[cpu] >= 0)
-				st->backend->ops->close_group(st->backend, st->handle[cpu]);
+		corectr_close(&st->ctr, st->backend);
 		st->backend->ops->destroy(st->backend);
 	}
-	free(st->handle);
-	free(st->last);
-	free(st->have_last);
-	free(st->fresh);
-	free(st->one);
-	free(st->ref);
 	free(st->clk);
 	st->clk = NULL;
 	st->backend = NULL;
-	st->handle = NULL;
-	st->last = NULL;
-	st->have_last = st->fresh = NULL;
-	st->one = st->ref = NULL;
 	st->ncpus = 0;
 }
 
@@ -90,13 +52,12 @@ static int intel_source_init(const struct source_ctx *ctx, void *state)
 {
 	struct intel_state *st = state;
 	const struct intel_smt_events *e;
+	struct corectr_group_spec spec = { .name = "SMT overlap", .n = 2 };
 	struct pmu_setting one[2], ref[2];
 	struct pmu pmu;
 	char why[256];
 	int n = ctx->topo->ncpus;
 
-	for (int i = 0; i < 2; i++)
-		st->ev[i].type = 0;
 	if (strcmp(ctx->cpuinfo->vendor, "GenuineIntel") != 0) {
 		status(ctx, "%s", "not an Intel CPU");
 		return 0;
@@ -118,34 +79,27 @@ static int intel_source_init(const struct source_ctx *ctx, void *state)
 	one[0] = ref[0] = (struct pmu_setting){ "event", e->event };
 	one[1] = (struct pmu_setting){ "umask", e->one_umask };
 	ref[1] = (struct pmu_setting){ "umask", e->ref_umask };
-	if (pmu_encode(&pmu, one, 2, st->ev[0].config, why, sizeof why) < 0 ||
-	    pmu_encode(&pmu, ref, 2, st->ev[1].config, why, sizeof why) < 0) {
+	if (pmu_encode(&pmu, one, 2, spec.ev[0].config, why, sizeof why) < 0 ||
+	    pmu_encode(&pmu, ref, 2, spec.ev[1].config, why, sizeof why) < 0) {
 		status(ctx, "%s", why);
 		return 0;
 	}
-	st->ev[0].type = st->ev[1].type = pmu.type;
+	spec.ev[0].type = spec.ev[1].type = pmu.type;
 	st->ref_name = e->ref_name;
 	if ((st->backend = ctr_backend_new(ctx->config->replay, n, why, sizeof why)) == NULL) {
 		status(ctx, "%s", why);
 		return 0;
 	}
 	st->ncpus = n;
-	st->handle = malloc((size_t)n * sizeof *st->handle);
-	st->last = calloc((size_t)n, sizeof *st->last);
-	st->have_last = calloc((size_t)n, sizeof *st->have_last);
-	st->fresh = calloc((size_t)n, sizeof *st->fresh);
-	st->one = calloc((size_t)n, sizeof *st->one);
-	st->ref = calloc((size_t)n, sizeof *st->ref);
-	st->clk = calloc((size_t)n, sizeof *st->clk);
-	if (!st->clk || !st->handle || !st->last || !st->have_last || !st->fresh || !st->one || !st->ref) {
+	/* None open is a status (which CPU refused, and why), not an end:
+	 * the CPUs that come online later are tried again. */
+	if ((st->clk = calloc((size_t)n, sizeof *st->clk)) == NULL ||
+	    corectr_open(&st->ctr, &spec, 1, n, ctx->topo->online, st->backend) == -ENOMEM) {
 		release(st);
 		snprintf(why, sizeof why, "out of memory for %d CPUs' counters", n);
 		status(ctx, "%s", why);
 		return 0;
 	}
-	for (int cpu = 0; cpu < n; cpu++)
-		st->handle[cpu] = -1;
-	open_groups(ctx, st);
 	report(ctx, st);
 	return 0;
 }
@@ -155,48 +109,15 @@ static void intel_source_sync(const struct source_ctx *ctx, void *state)
 	struct intel_state *st = state;
 
 	if (st->backend) {
-		open_groups(ctx, st);
+		corectr_sync(&st->ctr, ctx->topo->online, st->backend);
 		report(ctx, st);
-	}
-}
-
-/* Each thread's deltas this pass, scaled for time off the counters. */
-static void read_cpus(struct intel_state *st)
-{
-	st->read_error = 0;
-	for (int cpu = 0; cpu < st->ncpus; cpu++) {
-		struct ctr_reading now;
-		double est[2], duty;
-		int sts;
-
-		st->fresh[cpu] = false;
-		if (st->handle[cpu] < 0)
-			continue;
-		if ((sts = st->backend->ops->read_group(st->backend, st->handle[cpu], &now)) < 0) {
-			if (st->read_error == 0) {
-				st->read_error = sts;
-				st->read_cpu = cpu;
-			}
-			continue;
-		}
-		if (st->have_last[cpu]) {
-			enum mux_window m = mux_estimate(&st->last[cpu], &now, 2, est, &duty);
-			if (m == MUX_NOT_RUN)
-				continue;	/* keep the baseline */
-			if (m == MUX_COUNTED) {
-				st->one[cpu] = est[0];
-				st->ref[cpu] = est[1];
-				st->fresh[cpu] = true;
-			}
-		}
-		st->last[cpu] = now;
-		st->have_last[cpu] = true;
 	}
 }
 
 static void intel_source_read(const struct source_ctx *ctx, void *state, bool cpus_changed)
 {
 	struct intel_state *st = state;
+	const struct corectr *c = &st->ctr;
 
 	(void)cpus_changed;
 	if (!st->backend)
@@ -204,20 +125,22 @@ static void intel_source_read(const struct source_ctx *ctx, void *state, bool cp
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
 		st->clk[cpu].fresh = false;
 	st->backend->ops->begin_pass(st->backend);
-	read_cpus(st);
+	corectr_read(&st->ctr, st->backend);
 	report(ctx, st);
 	for (int i = 0; i < ctx->topo->ncores; i++) {
-		const struct topo_core *c = &ctx->topo->cores[i];
-		const struct smt_table *t = smt_table_for(ctx->config, ctx->cpuinfo, c->nthreads);
+		const struct topo_core *core = &ctx->topo->cores[i];
+		const struct smt_table *t = smt_table_for(ctx->config, ctx->cpuinfo, core->nthreads);
 		double one[2] = { 0, 0 }, ref[2] = { 0, 0 };
 		struct intel_smt_window w;
-		int n = c->nthreads, ok = n == 1 || n == 2;
+		int n = core->nthreads, ok = n == 1 || n == 2;
 
+		/* each thread's deltas this pass, scaled for time off the counters */
 		for (int k = 0; k < n && ok; k++) {
-			ok = st->fresh[c->cpus[k]];
-			if (ok) {
-				one[k] = st->one[c->cpus[k]];
-				ref[k] = st->ref[c->cpus[k]];
+			int cell = corectr_cell(c, core->cpus[k], 0);
+
+			if ((ok = c->fresh[cell]) != 0) {
+				one[k] = c->window[cell * CTR_GROUP_MAX];
+				ref[k] = c->window[cell * CTR_GROUP_MAX + 1];
 			}
 		}
 		if (!ok)
@@ -228,7 +151,7 @@ static void intel_source_read(const struct source_ctx *ctx, void *state, bool cp
 		double both = n == 2 ? w.both : 0;
 		double c1 = t ? smt_thread_share(t, 1) : 1, c2 = t ? smt_thread_share(t, 2) : 0.5;
 		for (int k = 0; k < n; k++) {
-			struct intel_clock *v = &st->clk[c->cpus[k]];
+			struct intel_clock *v = &st->clk[core->cpus[k]];
 
 			v->clock += c1 * w.alone[k] + c2 * both;
 			v->unhalted += w.alone[k] + both;

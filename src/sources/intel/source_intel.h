@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "corectr.h"
 #include "counters.h"
 #include "intel_smt.h"
 #include "sampler.h"
@@ -31,15 +32,9 @@ struct intel_state {
 	struct intel_clock *clk;	/* [ncpus]: the measured basis "hw" */
 	enum intel_smt_kind kind;
 	struct ctr_backend *backend;
-	struct ctr_event ev[2];		/* ONE_THREAD_ACTIVE, REF_* */
+	struct corectr ctr;		/* one group a CPU: ONE_THREAD_ACTIVE, REF_* */
 	int ncpus;
-	int *handle;			/* [ncpus] open group, or -1 */
-	struct ctr_reading *last;	/* [ncpus] */
-	bool *have_last, *fresh;	/* [ncpus] */
-	double *one, *ref;		/* [ncpus] this pass's deltas, ticks */
 	const char *ref_name;		/* the reference event's name, for the status */
-	int open_error, open_cpu;	/* the last round of opens: a -errno and where, or 0 */
-	int read_error, read_cpu;	/* this pass's reads: likewise */
 };
 
 extern const struct sampler_source intel_source;
