@@ -96,8 +96,7 @@ static void amd_says_why_for_every_status(void **state)
 	fixture_new("degrade-amd");
 	for (int c = 0; c < 2; c++)
 		fixture_cpu_topology(c, c ? "1" : "0", 0);
-	fixture_write("/proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
-		      "cpu family\t: 23\nmodel\t\t: 49\nmodel name\t: AMD EPYC 7742\n\n");
+	fixture_epyc_cpuinfo();
 	fixture_write("/proc/stat", "cpu  1 0 0 1 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\n"
 		      "cpu1 1 0 0 1 0 0 0 0 0 0\n");
 	sr_set_root(fixture_root);

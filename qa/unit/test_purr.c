@@ -159,8 +159,7 @@ static int make_lpar(void **state)
 {
 	(void)state;
 	fixture_new("purr");
-	fixture_write(CPUDIR "/possible", "0-3\n");
-	fixture_write(CPUDIR "/online", "0-3\n");
+	fixture_cpus(4);
 	for (int c = 0; c < 4; c++) {
 		char d[64];
 		snprintf(d, sizeof d, CPUDIR "/cpu%d/topology/thread_siblings_list", c);

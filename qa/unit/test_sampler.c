@@ -57,8 +57,7 @@ static int make_machine(void **state)
 {
 	(void)state;
 	fixture_new("sampler");
-	fixture_write(CPUDIR "/possible", "0-7\n");
-	fixture_write(CPUDIR "/online", "0-7\n");
+	fixture_cpus(8);
 	for (int c = 0; c < 8; c++) {
 		char d[64];
 		int core = c % 4;
@@ -72,9 +71,7 @@ static int make_machine(void **state)
 		user[c] = 1000;
 		idle[c] = 9000;
 	}
-	fixture_write("/proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
-		      "cpu family\t: 23\nmodel\t\t: 49\nmodel name\t: AMD EPYC 7742 64-Core Processor\n"
-		      "flags\t\t: fpu ht\n\n");
+	fixture_epyc_cpuinfo();
 	write_stat();
 	sr_set_root(fixture_root);
 	smt_log_set_sink(capture);

@@ -85,6 +85,22 @@ static inline const char *fixture_file(const char *path, const char *text)
 	return full;
 }
 
+/* CPUs 0..n-1 possible and online, as sysfs lists them. */
+static inline void fixture_cpus(int n)
+{
+	fixture_write("/sys/devices/system/cpu/possible", "0-%d\n", n - 1);
+	fixture_write("/sys/devices/system/cpu/online", "0-%d\n", n - 1);
+}
+
+/* /proc/cpuinfo of an EPYC 7742 (Zen 2, Rome), as x86's show_cpuinfo
+ * prints the fields smtcpu reads. */
+static inline void fixture_epyc_cpuinfo(void)
+{
+	fixture_write("/proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+		      "cpu family\t: 23\nmodel\t\t: 49\nmodel name\t: AMD EPYC 7742 64-Core Processor\n"
+		      "flags\t\t: fpu ht\n\n");
+}
+
 /* cpuN's thread_siblings_list and physical_package_id, as sysfs has them. */
 static inline void fixture_cpu_topology(int cpu, const char *siblings, int package)
 {
