@@ -61,7 +61,9 @@ int ctr_replay_ended(const struct ctr_backend *b);
  * "out of memory ...") when it cannot be had. */
 struct ctr_backend *ctr_backend_new(const char *replay, int max_groups, char *why, size_t whysize);
 
-/* What an open's -errno means for counting, in words. */
-const char *ctr_open_error(int err);
+/* What an open's -errno means for counting, in words (the one wording of
+ * every source that counts), in buf; returns buf. */
+#define CTR_ERROR_LEN 128
+const char *ctr_open_error(int err, char *buf, size_t size);
 
 #endif

@@ -1,10 +1,12 @@
 /* Which counter backend, and what a refusal from it means: said once for
  * every source that counts (AMD's uncore, the core counters, Intel's SMT). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "counters.h"
+#include "sysroot.h"
 
 struct ctr_backend *ctr_backend_new(const char *replay, int max_groups, char *why, size_t whysize)
 {
@@ -23,21 +25,32 @@ struct ctr_backend *ctr_backend_new(const char *replay, int max_groups, char *wh
 	return b;
 }
 
-const char *ctr_open_error(int err)
+const char *ctr_open_error(int err, char *buf, size_t size)
 {
+	long paranoid;
+
 	switch (-err) {
 	case EACCES:
 	case EPERM:
-		return "perf_event_open refused: needs root or CAP_PERFMON "
-		       "(kernel.perf_event_paranoid)";
+		if (sr_read_long(&paranoid, INT_MIN, INT_MAX, "/proc/sys/kernel/perf_event_paranoid") == 0)
+			snprintf(buf, size, "perf_event_open refused: needs root or CAP_PERFMON "
+				 "(kernel.perf_event_paranoid = %ld)", paranoid);
+		else
+			snprintf(buf, size, "perf_event_open refused: needs root or CAP_PERFMON "
+				 "(kernel.perf_event_paranoid)");
+		break;
 	case EBUSY:
 	case ENOSPC:
-		return "counters busy: another tool, or the NMI watchdog, holds them";
+		snprintf(buf, size, "counters busy: another tool, or the NMI watchdog, holds them");
+		break;
 	case ENOENT:
 	case EOPNOTSUPP:
 	case EINVAL:
-		return "the kernel does not count these events here (a hypervisor may hide them)";
+		snprintf(buf, size, "the kernel does not count these events here (a hypervisor may "
+			 "hide them)");
+		break;
 	default:
-		return strerror(-err);
+		snprintf(buf, size, "%s", strerror(-err));
 	}
+	return buf;
 }

@@ -28,20 +28,18 @@ int amd_unit_socket_slot(struct amd *a, int i, int cpu)
 
 void amd_describe_error(char *out, size_t size, const struct uncore *u)
 {
-	long paranoid = -1;
+	char words[CTR_ERROR_LEN];
 
 	switch (-u->error) {
 	case EACCES:
 	case EPERM:
-		sr_read_long(&paranoid, INT_MIN, INT_MAX, "/proc/sys/kernel/perf_event_paranoid");
-		snprintf(out, size, "permission denied opening %s counters (kernel.perf_event_paranoid "
-			 "= %ld; system-wide counting needs root or CAP_PERFMON): %s", u->pmu.name,
-			 paranoid, u->why);
+		snprintf(out, size, "%s: %s: %s", u->pmu.name,
+			 ctr_open_error(u->error, words, sizeof words), u->why);
 		break;
 	case EBUSY:
 	case ENOSPC:
-		snprintf(out, size, "%s counters busy (held by another user of the PMU; tried again "
-			 "every %d passes): %s", u->pmu.name, AMD_RETRY_PASSES, u->why);
+		snprintf(out, size, "%s: %s; tried again every %d passes: %s", u->pmu.name,
+			 ctr_open_error(u->error, words, sizeof words), AMD_RETRY_PASSES, u->why);
 		break;
 	default:
 		snprintf(out, size, "%s", u->why);

@@ -125,7 +125,7 @@ static int core_source_init(const struct source_ctx *ctx, void *state)
 {
 	struct core_state *st = state;
 	struct corectr_group_spec spec[CORECTR_MAX_GROUPS];
-	char why[256];
+	char why[256], words[CTR_ERROR_LEN];
 	int ngroups, sts;
 
 	memset(spec, 0, sizeof spec);
@@ -159,10 +159,11 @@ static int core_source_init(const struct source_ctx *ctx, void *state)
 		return sts;
 	st->on = sts == 0;
 	if (!st->on)
-		snprintf(st->init_status, sizeof st->init_status, "%s (%s)", ctr_open_error(sts), st->ctr.why);
+		snprintf(st->init_status, sizeof st->init_status, "%s (%s)",
+			 ctr_open_error(sts, words, sizeof words), st->ctr.why);
 	else if (st->ctr.error)
 		snprintf(st->init_status, sizeof st->init_status, "some groups not counted: %s (%s)",
-			 ctr_open_error(st->ctr.error), st->ctr.why);
+			 ctr_open_error(st->ctr.error, words, sizeof words), st->ctr.why);
 	else
 		snprintf(st->init_status, sizeof st->init_status, "%s", st->plan.why);
 	set_status(ctx, st);

@@ -23,7 +23,7 @@ static void report(const struct source_ctx *ctx, const struct intel_state *st)
 	const struct corectr *c = &st->ctr;
 	int err = c->open_error ? c->open_error : c->read_error;
 	int cpu = c->open_error ? c->open_cpu : c->read_cpu;
-	char text[200];
+	char text[200], words[CTR_ERROR_LEN];
 
 	if (err == 0) {
 		status(ctx, "%s", "ok");
@@ -31,7 +31,7 @@ static void report(const struct source_ctx *ctx, const struct intel_state *st)
 	}
 	snprintf(text, sizeof text, "CPU_CLK_UNHALTED.ONE_THREAD_ACTIVE and %s: %s on cpu %d: %s",
 		 st->ref_name, c->open_error ? "cannot open them" : "cannot read them", cpu,
-		 c->open_error ? ctr_open_error(err) : strerror(-err));
+		 c->open_error ? ctr_open_error(err, words, sizeof words) : strerror(-err));
 	status(ctx, "%s", text);
 }
 
