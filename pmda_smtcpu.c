@@ -1,9 +1,10 @@
 /*
  * smtcpu PMDA: SMT-calibrated CPU utilisation for PCP.
  *
- * Glue only: the metric table, instance domains, fetch from the sampler's
- * snapshot, stores to the control metrics, labels, and the daemon's loop.
- * Everything that reads the machine or models it lives in src/.
+ * Glue only: the metric table assembled from the clusters' (pmda/), instance
+ * domains, fetch dispatched to the clusters from the sampler's snapshot,
+ * stores to the control metrics, labels, and the daemon's loop.  Everything
+ * that reads the machine or models it lives in src/.
  */
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
@@ -19,13 +20,11 @@
 #include <unistd.h>
 
 #include "domain.h"
+#include "pmda/shared.h"
 #include "log.h"
 #include "monoclock.h"
 #include "sampler.h"
 #include "source_amd.h"
-#include "source_power.h"
-#include "source_core.h"
-#include "source_intel.h"
 #include "source_sched.h"
 #include "sysroot.h"
 
@@ -33,29 +32,6 @@
 #ifndef SMTCPU_HAVE_PMDARESULT
 typedef pmResult pmdaResult;
 #endif
-
-enum {
-	CPU_INDOM, CORE_INDOM, MODEL_INDOM, SOURCE_INDOM, SOCKET_INDOM, CHANNEL_INDOM, CCX_INDOM,
-	LINK_INDOM, PROC_INDOM, CGROUP_INDOM,
-	NUM_INDOMS
-};
-
-enum {
-	CLUSTER_CPU,		/* smt.*  per CPU */
-	CLUSTER_CORE,		/* smt.core.* */
-	CLUSTER_ALL,		/* smt.all.* */
-	CLUSTER_MODEL,		/* smt.model.* */
-	CLUSTER_AGENT,		/* smtcpu.* */
-	CLUSTER_PURR_CPU,	/* kernel.percpu.cpu.*purr, purr.percpu.* */
-	CLUSTER_PURR_ALL,	/* purr.all.*, purr.timebase, purr.nominal_clock */
-	CLUSTER_LPAR,		/* lpar.* */
-	CLUSTER_DF,		/* amd.df.* */
-	CLUSTER_L3,		/* amd.l3.* */
-	CLUSTER_PROC,		/* smt.proc.* */
-	CLUSTER_CGROUP,		/* smt.cgroup.* */
-	CLUSTER_CORECTR,	/* core.percpu.* */
-	CLUSTER_CORECTR_ALL,	/* core.all.* */
-};
 
 static pmdaIndom indomtab[NUM_INDOMS] = {
 	{ CPU_INDOM, 0, NULL },
@@ -70,159 +46,44 @@ static pmdaIndom indomtab[NUM_INDOMS] = {
 	{ CGROUP_INDOM, 0, NULL },
 };
 
-#define MS_UNITS	PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_MSEC, 0)
-#define US_UNITS	PMDA_PMUNITS(0, 1, 0, 0, PM_TIME_USEC, 0)
-#define HZ_UNITS	PMDA_PMUNITS(0, -1, 1, 0, PM_TIME_SEC, PM_COUNT_ONE)
-#define NO_UNITS	PMDA_PMUNITS(0, 0, 0, 0, 0, 0)
-#define COUNT_UNITS	PMDA_PMUNITS(0, 0, 1, 0, 0, PM_COUNT_ONE)
-#define BYTE_UNITS	PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
-#define BYTE_RATE_UNITS	PMDA_PMUNITS(1, -1, 0, PM_SPACE_BYTE, PM_TIME_SEC, 0)
-#define METRIC(cluster, item, type, indom, sem, units) \
-	{ NULL, { PMDA_PMID(cluster, item), type, indom, sem, units } }
-
-static pmdaMetric metrictab[] = {
-	/* smt.throughput_cpu{,_lower,_upper}, smt.busy_cpu, smt.source, smt.elapsed_cpu */
-	METRIC(CLUSTER_CPU, 0, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CPU, 1, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CPU, 2, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CPU, 3, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CPU, 4, PM_TYPE_STRING, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CPU, 5, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	/* smt.hw.throughput_cpu */
-	METRIC(CLUSTER_CPU, 6, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	/* smt.core.{throughput_cpu,_lower,_upper,capacity,level,threads,model,source,socket} */
-	METRIC(CLUSTER_CORE, 0, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CORE, 1, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CORE, 2, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CORE, 3, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CORE, 4, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORE, 5, PM_TYPE_U32, CORE_INDOM, PM_SEM_INSTANT, COUNT_UNITS),
-	METRIC(CLUSTER_CORE, 6, PM_TYPE_STRING, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORE, 7, PM_TYPE_STRING, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORE, 8, PM_TYPE_U32, CORE_INDOM, PM_SEM_DISCRETE, NO_UNITS),
-	/* smt.core.{model_error,model_cpu} */
-	METRIC(CLUSTER_CORE, 9, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORE, 10, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	/* smt.all.{throughput_cpu,_lower,_upper,capacity,ncores,ncpus,threads_per_core,model} */
-	METRIC(CLUSTER_ALL, 0, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_ALL, 1, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_ALL, 2, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_ALL, 3, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_ALL, 4, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
-	METRIC(CLUSTER_ALL, 5, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
-	METRIC(CLUSTER_ALL, 6, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
-	METRIC(CLUSTER_ALL, 7, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_ALL, 8, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
-	/* smt.model.{threads,factors,cpu_share,preliminary,cores,basis,origin} */
-	METRIC(CLUSTER_MODEL, 0, PM_TYPE_U32, MODEL_INDOM, PM_SEM_DISCRETE, COUNT_UNITS),
-	METRIC(CLUSTER_MODEL, 1, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
-	METRIC(CLUSTER_MODEL, 2, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
-	METRIC(CLUSTER_MODEL, 3, PM_TYPE_U32, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
-	METRIC(CLUSTER_MODEL, 4, PM_TYPE_U32, MODEL_INDOM, PM_SEM_INSTANT, COUNT_UNITS),
-	METRIC(CLUSTER_MODEL, 5, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
-	METRIC(CLUSTER_MODEL, 6, PM_TYPE_STRING, MODEL_INDOM, PM_SEM_DISCRETE, NO_UNITS),
-	/* smtcpu.{status,control.period,control.sample,sampler.passes,sampler.time,root,config} */
-	METRIC(CLUSTER_AGENT, 0, PM_TYPE_STRING, SOURCE_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_AGENT, 1, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, MS_UNITS),
-	METRIC(CLUSTER_AGENT, 2, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_AGENT, 3, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_AGENT, 4, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_AGENT, 5, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
-	METRIC(CLUSTER_AGENT, 6, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
-	/* smtcpu.sched.missed */
-	METRIC(CLUSTER_AGENT, 7, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
-	/* kernel.percpu.cpu.{purr,spurr,idle_purr,idle_spurr}, purr.percpu.{user,sys,wait,idle} */
-	METRIC(CLUSTER_PURR_CPU, 0, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_CPU, 1, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_CPU, 2, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_CPU, 3, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_CPU, 4, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_CPU, 5, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_CPU, 6, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_CPU, 7, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS),
-	/* purr.all.{purr,spurr,idle_purr,idle_spurr,user,sys,wait,idle}, purr.timebase,
-	 * purr.nominal_clock */
-	METRIC(CLUSTER_PURR_ALL, 0, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_ALL, 1, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_ALL, 2, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_ALL, 3, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_ALL, 4, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_ALL, 5, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_ALL, 6, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_ALL, 7, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_PURR_ALL, 8, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_DISCRETE, HZ_UNITS),
-	METRIC(CLUSTER_PURR_ALL, 9, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
-	/* lpar.{entitled_capacity,capped,shared,donating,virtual_processors},
-	 * lpar.pool.{id,capacity,cores,idle_time}, lpar.{purr,tbr,version} */
-	METRIC(CLUSTER_LPAR, 0, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_LPAR, 1, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
-	METRIC(CLUSTER_LPAR, 2, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
-	METRIC(CLUSTER_LPAR, 3, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
-	METRIC(CLUSTER_LPAR, 4, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
-	METRIC(CLUSTER_LPAR, 5, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
-	METRIC(CLUSTER_LPAR, 6, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_LPAR, 7, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS),
-	METRIC(CLUSTER_LPAR, 8, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_LPAR, 9, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_LPAR, 10, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS),
-	METRIC(CLUSTER_LPAR, 11, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
-	/* amd.df.{dram_bw,dram_read,dram_write,peak_bw} per socket,
-	 * amd.df.channel.{bytes,read,write,duty_cycle}, amd.df.peak_source */
-	METRIC(CLUSTER_DF, 0, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 1, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 2, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 3, PM_TYPE_DOUBLE, SOCKET_INDOM, PM_SEM_DISCRETE, BYTE_RATE_UNITS),
-	METRIC(CLUSTER_DF, 4, PM_TYPE_U64, CHANNEL_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 5, PM_TYPE_U64, CHANNEL_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 6, PM_TYPE_U64, CHANNEL_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 7, PM_TYPE_DOUBLE, CHANNEL_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_DF, 8, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS),
-	/* amd.df.dram_util{,_duty_cycle} per socket */
-	METRIC(CLUSTER_DF, 9, PM_TYPE_DOUBLE, SOCKET_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_DF, 10, PM_TYPE_DOUBLE, SOCKET_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	/* amd.df.xgmi.{outbound,inbound} per socket, amd.df.xgmi.link.{outbound,
-	 * inbound,duty_cycle} per link */
-	METRIC(CLUSTER_DF, 11, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 12, PM_TYPE_U64, SOCKET_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 13, PM_TYPE_U64, LINK_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 14, PM_TYPE_U64, LINK_INDOM, PM_SEM_COUNTER, BYTE_UNITS),
-	METRIC(CLUSTER_DF, 15, PM_TYPE_DOUBLE, LINK_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	/* amd.l3.{accesses,misses,miss_ratio} per L3 complex */
-	METRIC(CLUSTER_L3, 0, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_L3, 1, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_L3, 2, PM_TYPE_DOUBLE, CCX_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	/* smt.proc.{throughput_cpu,busy_cpu} per process, smt.cgroup.* per cgroup */
-	METRIC(CLUSTER_PROC, 0, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_PROC, 1, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CGROUP, 0, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	METRIC(CLUSTER_CGROUP, 1, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS),
-	/* core.percpu.{cycles,instructions,ref_cycles,tsc,aperf,mperf,fp_ops,
-	 * l2.access,l2.miss,l2.hit} (estimated counts), .{ipc,cpi,freq,busy}
-	 * of the last window, .duty.{hw,msr,fp,l2} */
-	METRIC(CLUSTER_CORECTR, 0, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 1, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 2, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 3, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 4, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 5, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 6, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 7, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 8, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 9, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR, 10, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORECTR, 11, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORECTR, 12, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORECTR, 13, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORECTR, 14, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORECTR, 15, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORECTR, 16, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	METRIC(CLUSTER_CORECTR, 17, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS),
-	/* core.all.{cycles,instructions,fp_ops,ipc} */
-	METRIC(CLUSTER_CORECTR_ALL, 0, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR_ALL, 1, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR_ALL, 2, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS),
-	METRIC(CLUSTER_CORECTR_ALL, 3, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS),
+/* Each cluster's metrics and their fetch, by cluster number. */
+static const struct cluster *const clusters[NUM_CLUSTERS] = {
+	[CLUSTER_CPU] = &cpu_cluster,
+	[CLUSTER_CORE] = &core_cluster,
+	[CLUSTER_ALL] = &all_cluster,
+	[CLUSTER_MODEL] = &model_cluster,
+	[CLUSTER_AGENT] = &agent_cluster,
+	[CLUSTER_PURR_CPU] = &purr_cpu_cluster,
+	[CLUSTER_PURR_ALL] = &purr_all_cluster,
+	[CLUSTER_LPAR] = &lpar_cluster,
+	[CLUSTER_DF] = &df_cluster,
+	[CLUSTER_L3] = &l3_cluster,
+	[CLUSTER_PROC] = &proc_cluster,
+	[CLUSTER_CGROUP] = &cgroup_cluster,
+	[CLUSTER_CORECTR] = &corectr_cluster,
+	[CLUSTER_CORECTR_ALL] = &corectr_all_cluster,
 };
+
+/* pmdaInit's metric table, made from the clusters' at start. */
+static pmdaMetric *metrictab;
+static int nmetrics;
+
+static int make_metrictab(void)
+{
+	int n = 0;
+
+	for (int c = 0; c < NUM_CLUSTERS; c++)
+		n += clusters[c]->nmetrics;
+	if ((metrictab = calloc((size_t)n, sizeof *metrictab)) == NULL)
+		return -ENOMEM;
+	for (int c = 0; c < NUM_CLUSTERS; c++)
+		for (int i = 0; i < clusters[c]->nmetrics; i++) {
+			const struct metric *m = &clusters[c]->metrics[i];
+			pmDesc desc = { PMDA_PMID(c, m->item), m->type, m->indom, m->sem, m->units };
+			metrictab[nmetrics++].m_desc = desc;
+		}
+	return 0;
+}
 
 /* The software PURR's processes and cgroups are instances for as long as
  * the sampler's tables hold them; a table slot is published once per
@@ -243,31 +104,33 @@ struct publisher {
 static struct publisher publishers[2] = { { PROC_INDOM, 0, NULL, 0 },
 					  { CGROUP_INDOM, 0, NULL, 0 } };
 
-static struct sampler sampler;
+struct sampler sampler;
+/* The sampling period, ms: the PMDA's own, from the configuration file at
+ * start, then -t, then any store to smtcpu.control.period. */
+unsigned period_ms;
+char config_path[MAXPATHLEN];
 static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
 static unsigned amd_seen;	/* amd()->generation, likewise */
 static int dso_mode;
 static double last_pass;	/* monotonic seconds of the last pass */
 static bool period_changed;	/* a store to smtcpu.control.period: reschedule */
-static char config_path[MAXPATHLEN];
-static char model_text[2][SMT_MAX_THREADS * 12];	/* scratch for smt.model strings */
 
 /* The sources' states; empty ones until the sampler has them. */
-static const struct amd *amd(void)
+const struct amd *amd(void)
 {
 	static const struct amd none;
 	const struct amd *a = sampler_amd(&sampler);
 	return a ? a : &none;
 }
 
-static const struct sched_state *sched(void)
+const struct sched_state *sched(void)
 {
 	static const struct sched_state none;
 	const struct sched_state *st = sampler_sched(&sampler);
 	return st ? st : &none;
 }
 
-static const struct sched_table *sched_table_of(int serial)
+const struct sched_table *sched_table_of(int serial)
 {
 	return serial == PROC_INDOM ? &sched()->procs : &sched()->cgroups;
 }
@@ -311,21 +174,10 @@ static void publish(struct publisher *p)
 	p->changes = t->changes;
 }
 
-static const struct power_state *power(void)
-{
-	static const struct power_state none;
-	const struct power_state *p = sampler_power(&sampler);
-	return p ? p : &none;
-}
-
-static pmInDom indom(int serial)
+pmInDom indom(int serial)
 {
 	return indomtab[serial].it_indom;
 }
-
-/* The sampling period, ms: the PMDA's own, from the configuration file at
- * start, then -t, then any store to smtcpu.control.period. */
-static unsigned period_ms;
 
 static double period_s(void)
 {
@@ -429,451 +281,6 @@ static void sample_now(void)
 		publish(&publishers[i]);
 }
 
-/* The most cores using one table, and its name, for smt.all.model. */
-static const char *system_model(char *buf, size_t size)
-{
-	const struct smt_table *first = NULL;
-
-	buf[0] = '\0';
-	for (int i = 0; i < sampler.topo.ncores; i++) {
-		const struct smt_table *t = sampler.core[sampler.topo.cores[i].first_cpu].table;
-		if (first == NULL)
-			first = t;
-		else if (t != first)
-			return "mixed (see smt.core.model)";
-	}
-	snprintf(buf, size, "%s", first ? first->name : "");
-	return buf;
-}
-
-static int cores_using(const struct smt_table *t)
-{
-	int n = 0;
-	for (int i = 0; i < sampler.topo.ncores; i++)
-		n += sampler.core[sampler.topo.cores[i].first_cpu].table == t;
-	return n;
-}
-
-/* smt.source's word: a measured basis's name, "model", or "none" before a
- * full window. */
-static const char *source_name(const char *source)
-{
-	return source ? source : "none";
-}
-
-/* What Intel's overlap counters say of cpu, whatever the basis. */
-static const struct intel_clock *hw_clock(int cpu)
-{
-	const struct intel_state *in = sampler_intel(&sampler);
-	return in && in->clk && cpu < in->ncpus ? &in->clk[cpu] : NULL;
-}
-
-static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)
-{
-	const struct smt_cpu_values *v = priv;
-
-	if (item == 6) {
-		const struct intel_clock *hw = hw_clock((int)(v - sampler.cpu));
-		if (hw == NULL || !hw->have)
-			return PMDA_FETCH_NOVALUES;
-		atom->d = hw->throughput;
-		return PMDA_FETCH_STATIC;
-	}
-	if (v->source == NULL && item != 4)
-		return PMDA_FETCH_NOVALUES;	/* no complete window yet */
-	switch (item) {
-	case 0: atom->d = v->throughput; break;
-	case 1: atom->d = v->lower; break;
-	case 2: atom->d = v->upper; break;
-	case 3: atom->d = v->busy; break;
-	case 4: atom->cp = (char *)source_name(v->source); break;
-	case 5: atom->d = v->elapsed; break;
-	default: return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
-static int fetch_core(unsigned int item, const struct topo_core *c, pmAtomValue *atom)
-{
-	const struct smt_core_values *v = &sampler.core[c->first_cpu];
-	const struct smt_cpu_values *first = &sampler.cpu[c->first_cpu];
-
-	switch (item) {
-	case 0: case 1: case 2: case 3:
-		if (!v->counted)
-			return PMDA_FETCH_NOVALUES;	/* no complete window yet */
-		atom->d = item == 0 ? v->throughput : item == 1 ? v->lower :
-			  item == 2 ? v->upper : v->capacity;
-		break;
-	case 4:
-		if (!v->have_level)
-			return PMDA_FETCH_NOVALUES;
-		atom->d = v->level;
-		break;
-	case 5: atom->ul = (uint32_t)c->nthreads; break;
-	case 6:
-		if (v->table == NULL)
-			return PMDA_FETCH_NOVALUES;
-		atom->cp = (char *)v->table->name;
-		break;
-	case 7: atom->cp = (char *)source_name(v->counted ? v->source : first->source); break;
-	case 8: atom->ul = (uint32_t)c->socket; break;
-	case 9:
-		if (!v->have_error)
-			return PMDA_FETCH_NOVALUES;	/* no PURR to compare with */
-		atom->d = v->model_error;
-		break;
-	case 10:
-		if (!v->counted)
-			return PMDA_FETCH_NOVALUES;
-		atom->d = v->model_cpu;
-		break;
-	default: return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
-static int fetch_all(unsigned int item, pmAtomValue *atom)
-{
-	static char model[SMT_NAME_MAX];
-
-	switch (item) {
-	case 0: atom->d = sampler.all.throughput; break;
-	case 1: atom->d = sampler.all.lower; break;
-	case 2: atom->d = sampler.all.upper; break;
-	case 3: atom->d = sampler.all.capacity; break;
-	case 4: atom->ul = (uint32_t)sampler.topo.ncores; break;
-	case 5: atom->ul = (uint32_t)sampler.topo.nonline; break;
-	case 6: atom->ul = (uint32_t)sampler.topo.max_threads; break;
-	case 7: atom->cp = (char *)system_model(model, sizeof model); break;
-	case 8: atom->d = sampler.all.capacity - sampler.all.throughput; break;
-	default: return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
-/* Formats T(k) or the per-thread share c(k) for k = 1..S. */
-static char *format_levels(char *buf, size_t size, const struct smt_table *t, int shares)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int k = 1; k <= t->nthreads && used < size; k++) {
-		double v = shares ? 100 * smt_thread_share(t, k) : t->T[k];
-		used += (size_t)snprintf(buf + used, size - used, shares ? "%s%.2f" : "%s%.4g",
-					 k > 1 ? " " : "", v);
-	}
-	return buf;
-}
-
-static int fetch_model(unsigned int item, const struct smt_table *t, pmAtomValue *atom)
-{
-	switch (item) {
-	case 0: atom->ul = (uint32_t)t->nthreads; break;
-	case 1: atom->cp = format_levels(model_text[0], sizeof model_text[0], t, 0); break;
-	case 2: atom->cp = format_levels(model_text[1], sizeof model_text[1], t, 1); break;
-	case 3: atom->ul = t->preliminary; break;
-	case 4: atom->ul = (uint32_t)cores_using(t); break;
-	case 5: atom->cp = (char *)t->basis; break;
-	case 6: atom->cp = (char *)smt_origin_name(t->origin); break;
-	default: return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
-static int fetch_agent(unsigned int item, void *priv, pmAtomValue *atom)
-{
-	switch (item) {
-	case 0: atom->cp = (char *)priv; break;
-	case 1: atom->ul = period_ms; break;
-	case 2: atom->ul = 0; break;
-	case 3: atom->ull = sampler.passes; break;
-	case 4: atom->d = sampler.pass_time * 1000; break;
-	case 5: atom->cp = (char *)sr_root(); break;
-	case 6: atom->cp = config_path; break;
-	case 7:
-		if (!sched()->on)
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = sched()->missed;
-		break;
-	default: return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
-/* Timebase ticks to microseconds, exactly for any 64-bit count. */
-static uint64_t ticks_to_us(uint64_t ticks)
-{
-	uint64_t tb = sampler.cpuinfo.timebase;
-	return ticks / tb * 1000000 + ticks % tb * 1000000 / tb;
-}
-
-static int fetch_purr_cpu(unsigned int item, const struct smt_cpu_values *cv, pmAtomValue *atom)
-{
-	const struct power_state *ps = power();
-	int cpu = (int)(cv - sampler.cpu);
-	const struct purr_values *v;
-
-	if (sampler.cpuinfo.timebase == 0 || ps == NULL || ps->cpu == NULL || cpu >= ps->ncpus)
-		return PMDA_FETCH_NOVALUES;
-	v = &ps->cpu[cpu];
-	if (item < PURR_NCOUNTERS) {
-		/* A file that failed its last read has no value, not a frozen one. */
-		if (!v->have[item] || !ps->purr.cpu[cpu].seen[item])
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = ticks_to_us(v->total[item]);
-	} else if (item < PURR_NCOUNTERS + PMODE_COUNT) {
-		if (!v->have[PURR])	/* from 0 at the first reading */
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = (uint64_t)(v->mode[item - PURR_NCOUNTERS] * 1e6 /
-				       (double)sampler.cpuinfo.timebase);
-	} else {
-		return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
-static int fetch_purr_all(unsigned int item, pmAtomValue *atom)
-{
-	uint64_t tb = sampler.cpuinfo.timebase;
-
-	if (item == 8) {
-		if (tb == 0)
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = tb;
-		return PMDA_FETCH_STATIC;
-	}
-	if (item == 9) {
-		if (sampler.cpuinfo.clock_mhz == 0)
-			return PMDA_FETCH_NOVALUES;
-		atom->d = sampler.cpuinfo.clock_mhz;
-		return PMDA_FETCH_STATIC;
-	}
-	const struct power_state *ps = power();
-
-	if (tb == 0 || ps == NULL)
-		return PMDA_FETCH_NOVALUES;
-	if (item < PURR_NCOUNTERS) {
-		if (!ps->have_all[item])
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = ticks_to_us(ps->all[item]);
-	} else if (item < PURR_NCOUNTERS + PMODE_COUNT) {
-		if (!ps->have_all[PURR])
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = (uint64_t)(ps->all_mode[item - PURR_NCOUNTERS] * 1e6 / (double)tb);
-	} else {
-		return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
-static int fetch_lpar(unsigned int item, pmAtomValue *atom)
-{
-	static const enum lpar_key key[] = {
-		LPAR_ENTITLED, LPAR_CAPPED, LPAR_SHARED, LPAR_DONATING, LPAR_VPROCS,
-		LPAR_POOL, LPAR_POOL_CAPACITY, LPAR_POOL_CORES,
-	};
-	const struct lparcfg *l = &power()->lparcfg;
-
-	if (l->fd < 0 || l->version[0] == '\0')
-		return PMDA_FETCH_NOVALUES;
-	if (item < sizeof key / sizeof key[0]) {
-		int64_t v = l->value[key[item]];
-		if (!l->have[key[item]])
-			return PMDA_FETCH_NOVALUES;
-		if (key[item] == LPAR_ENTITLED || key[item] == LPAR_POOL_CAPACITY)
-			atom->d = (double)v / 100;	/* hundredths of a core */
-		else
-			atom->ul = (uint32_t)v;
-		return PMDA_FETCH_STATIC;
-	}
-	if (item >= 8 && item <= 10) {
-		int c = (int)item - 8;	/* LPAR_C_POOL_IDLE, LPAR_C_PURR, LPAR_C_TBR */
-		if (!power()->lpar.have[c] || sampler.cpuinfo.timebase == 0)
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = ticks_to_us(power()->lpar.total[c]);
-		return PMDA_FETCH_STATIC;
-	}
-	if (item == 11) {
-		atom->cp = (char *)l->version;
-		return PMDA_FETCH_STATIC;
-	}
-	return PM_ERR_PMID;
-}
-
-static uint64_t whole(double v)
-{
-	return (uint64_t)(v + 0.5);
-}
-
-static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
-{
-	const struct amd_socket *so = priv;
-	const struct amd_channel *ch = priv;
-	const struct amd_link *l = priv;
-	int rw = amd()->rw_apart;
-
-	switch (item) {
-	case 0: case 1: case 2:
-		if (!so->have || (item > 0 && !rw))
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = whole(item == 0 ? so->bytes : item == 1 ? so->read : so->write);
-		break;
-	case 3:
-		if (so->peak <= 0)
-			return PMDA_FETCH_NOVALUES;
-		atom->d = so->peak;
-		break;
-	case 4: case 5: case 6:
-		if (!ch->have || (item > 4 && !rw))
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = whole(item == 4 ? ch->bytes : item == 5 ? ch->read : ch->write);
-		break;
-	case 7: atom->d = ch->duty; break;	/* 0 says why the bytes have no value */
-	case 8: atom->cp = (char *)amd()->peak_source; break;
-	case 9: case 10:
-		if (!so->have_util)
-			return PMDA_FETCH_NOVALUES;
-		atom->d = item == 9 ? so->util : so->util_duty;
-		break;
-	case 11: case 12:
-		if (!so->have_xgmi || (item == 12 && !amd()->links_in))
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = whole(item == 11 ? so->xgmi_out : so->xgmi_in);
-		break;
-	case 13: case 14:
-		if (!l->have || (item == 14 && !amd()->links_in))
-			return PMDA_FETCH_NOVALUES;
-		atom->ull = whole(item == 13 ? l->out : l->in);
-		break;
-	case 15: atom->d = l->duty; break;
-	default: return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
-static int fetch_l3(unsigned int item, const struct amd_ccx *c, pmAtomValue *atom)
-{
-	if (!c->have || (item == 2 && !c->have_ratio))
-		return PMDA_FETCH_NOVALUES;
-	switch (item) {
-	case 0: atom->ull = whole(c->accesses); break;
-	case 1: atom->ull = whole(c->misses); break;
-	case 2: atom->d = c->ratio; break;
-	default: return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
-static const struct core_state *core(void)
-{
-	static const struct core_state none;
-	const struct core_state *st = sampler_core(&sampler);
-	return st ? st : &none;
-}
-
-/* A figure's counter, in whole counts. */
-static int core_count(int cpu, enum core_figure f, pmAtomValue *atom)
-{
-	double v;
-
-	if (!core_total(core(), cpu, f, &v))
-		return PMDA_FETCH_NOVALUES;
-	atom->ull = whole(v);
-	return PMDA_FETCH_STATIC;
-}
-
-/* a / b over the last window, where both have one */
-static int core_ratio(int cpu, enum core_figure a, enum core_figure b, pmAtomValue *atom)
-{
-	double x, y, sx, sy;
-
-	if (!core_window(core(), cpu, a, &x, &sx) || !core_window(core(), cpu, b, &y, &sy) ||
-	    y <= 0)
-		return PMDA_FETCH_NOVALUES;
-	atom->d = x / y;
-	return PMDA_FETCH_STATIC;
-}
-
-static int fetch_corectr(unsigned int item, const struct smt_cpu_values *v, pmAtomValue *atom)
-{
-	static const enum core_figure counters[] = {
-		CORE_CYCLES, CORE_INSTRUCTIONS, CORE_REF_CYCLES, CORE_TSC, CORE_APERF,
-		CORE_MPERF, CORE_FP_OPS, CORE_L2_ACCESS, CORE_L2_MISS, CORE_L2_HIT,
-	};
-	static const enum core_group duty_of[] = { CORE_G_HW, CORE_G_MSR, CORE_G_FP, CORE_G_L2 };
-	int cpu = (int)(v - sampler.cpu);
-	double tsc, aperf, mperf, secs;
-
-	if (item < sizeof counters / sizeof counters[0])
-		return core_count(cpu, counters[item], atom);
-	switch (item) {
-	case 10: return core_ratio(cpu, CORE_INSTRUCTIONS, CORE_CYCLES, atom);
-	case 11: return core_ratio(cpu, CORE_CYCLES, CORE_INSTRUCTIONS, atom);
-	case 12:	/* turbostat's Bzy_MHz: the TSC's rate x aperf / mperf */
-		if (!core_window(core(), cpu, CORE_TSC, &tsc, &secs) ||
-		    !core_window(core(), cpu, CORE_APERF, &aperf, &secs) ||
-		    !core_window(core(), cpu, CORE_MPERF, &mperf, &secs) || mperf <= 0)
-			return PMDA_FETCH_NOVALUES;
-		atom->d = tsc / secs * aperf / mperf / 1e6;
-		return PMDA_FETCH_STATIC;
-	case 13:	/* turbostat's Busy%: mperf / tsc */
-		return core_ratio(cpu, CORE_MPERF, CORE_TSC, atom);
-	case 14: case 15: case 16: case 17:
-		if (!core_duty(core(), cpu, duty_of[item - 14], &atom->d))
-			return PMDA_FETCH_NOVALUES;
-		return PMDA_FETCH_STATIC;
-	}
-	return PM_ERR_PMID;
-}
-
-static int fetch_corectr_all(unsigned int item, pmAtomValue *atom)
-{
-	static const enum core_figure sums[] = { CORE_CYCLES, CORE_INSTRUCTIONS, CORE_FP_OPS };
-	double total = 0, v, instr = 0, cycles = 0, secs;
-	int have = 0;
-
-	for (int cpu = 0; cpu < sampler.topo.ncpus; cpu++) {
-		if (item < 3 && core_total(core(), cpu, sums[item], &v)) {
-			total += v;
-			have++;
-		} else if (item == 3 && core_window(core(), cpu, CORE_INSTRUCTIONS, &v, &secs)) {
-			instr += v;
-			if (core_window(core(), cpu, CORE_CYCLES, &v, &secs))
-				cycles += v;
-			have++;
-		}
-	}
-	if (item > 3)
-		return PM_ERR_PMID;
-	if (!have || (item == 3 && cycles <= 0))
-		return PMDA_FETCH_NOVALUES;
-	if (item < 3)
-		atom->ull = whole(total);
-	else
-		atom->d = instr / cycles;
-	return PMDA_FETCH_STATIC;
-}
-
-static int fetch_sched(unsigned int cluster, unsigned int item, void *priv, pmAtomValue *atom)
-{
-	const struct sched_table *t = sched_table_of(cluster == CLUSTER_PROC ? PROC_INDOM
-									      : CGROUP_INDOM);
-	int slot = (int)(intptr_t)priv - 1;
-
-	if (slot < 0 || slot >= t->cap || !t->e[slot].used)
-		return PM_ERR_INST;
-	switch (item) {
-	/* Fractional ms, as smt.busy_cpu: whole ms would lose half a ms
-	 * on average per short-lived process, and the sum over processes
-	 * would fall short of the system's. */
-	case 0: atom->d = (double)t->e[slot].clock / 1e6; break;
-	case 1: atom->d = (double)t->e[slot].busy / 1e6; break;
-	default: return PM_ERR_PMID;
-	}
-	return PMDA_FETCH_STATIC;
-}
-
 static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
 {
 	unsigned int cluster = pmID_cluster(mdesc->m_desc.pmid);
@@ -883,22 +290,9 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 	if (mdesc->m_desc.indom != PM_INDOM_NULL &&
 	    pmdaCacheLookup(mdesc->m_desc.indom, (int)inst, NULL, &priv) != PMDA_CACHE_ACTIVE)
 		return PM_ERR_INST;
-	switch (cluster) {
-	case CLUSTER_CPU: return fetch_cpu(item, priv, atom);
-	case CLUSTER_CORE: return fetch_core(item, priv, atom);
-	case CLUSTER_ALL: return fetch_all(item, atom);
-	case CLUSTER_MODEL: return fetch_model(item, priv, atom);
-	case CLUSTER_AGENT: return fetch_agent(item, priv, atom);
-	case CLUSTER_PURR_CPU: return fetch_purr_cpu(item, priv, atom);
-	case CLUSTER_PURR_ALL: return fetch_purr_all(item, atom);
-	case CLUSTER_LPAR: return fetch_lpar(item, atom);
-	case CLUSTER_DF: return fetch_df(item, priv, atom);
-	case CLUSTER_L3: return fetch_l3(item, priv, atom);
-	case CLUSTER_PROC: case CLUSTER_CGROUP: return fetch_sched(cluster, item, priv, atom);
-	case CLUSTER_CORECTR: return fetch_corectr(item, priv, atom);
-	case CLUSTER_CORECTR_ALL: return fetch_corectr_all(item, atom);
-	}
-	return PM_ERR_PMID;
+	if (cluster >= NUM_CLUSTERS)
+		return PM_ERR_PMID;
+	return clusters[cluster]->fetch(item, priv, atom);
 }
 
 /* The daemon samples on its own clock; the DSO, with no loop of its own,
@@ -919,14 +313,15 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 		int sts;
 
 		if (pmID_cluster(vs->pmid) != CLUSTER_AGENT ||
-		    (pmID_item(vs->pmid) != 1 && pmID_item(vs->pmid) != 2))
+		    (pmID_item(vs->pmid) != AGENT_CONTROL_PERIOD &&
+		     pmID_item(vs->pmid) != AGENT_CONTROL_SAMPLE))
 			return PM_ERR_PERMISSION;
 		if (vs->numval != 1)
 			return PM_ERR_INST;
 		if ((sts = pmExtractValue(vs->valfmt, &vs->vlist[0], PM_TYPE_U32, &av,
 					  PM_TYPE_U32)) < 0)
 			return sts;
-		if (pmID_item(vs->pmid) == 1) {
+		if (pmID_item(vs->pmid) == AGENT_CONTROL_PERIOD) {
 			if (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS)
 				return PM_ERR_BADSTORE;
 			period_ms = av.ul;
@@ -997,7 +392,11 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 
 	for (int i = 0; i < NUM_INDOMS; i++)
 		indomtab[i].it_indom = pmInDom_build(dp->domain, (unsigned int)i);
-	pmdaInit(dp, indomtab, NUM_INDOMS, metrictab, sizeof metrictab / sizeof metrictab[0]);
+	if ((sts = make_metrictab()) < 0) {
+		dp->status = sts;
+		return;
+	}
+	pmdaInit(dp, indomtab, NUM_INDOMS, metrictab, nmetrics);
 	if (dp->status != 0)
 		return;
 	for (int i = 0; i < NUM_INDOMS; i++)

@@ -1,0 +1,238 @@
+/*
+ * POWER: PURR per CPU (kernel.percpu.cpu.*purr beside the linux PMDA's
+ * per-CPU metrics, purr.percpu.*) and summed (purr.all.*), and the
+ * partition's figures from lparcfg (lpar.*).  Counters are in microseconds
+ * of the timebase.
+ */
+#include "shared.h"
+#include "source_power.h"
+
+enum {	/* CLUSTER_PURR_CPU */
+	PURR_CPU_PURR = 0,		/* kernel.percpu.cpu.purr */
+	PURR_CPU_SPURR = 1,
+	PURR_CPU_IDLE_PURR = 2,
+	PURR_CPU_IDLE_SPURR = 3,
+	PURR_CPU_USER = 4,		/* purr.percpu.user */
+	PURR_CPU_SYS = 5,
+	PURR_CPU_WAIT = 6,
+	PURR_CPU_IDLE = 7,
+};
+
+enum {	/* CLUSTER_PURR_ALL */
+	PURR_ALL_PURR = 0,
+	PURR_ALL_SPURR = 1,
+	PURR_ALL_IDLE_PURR = 2,
+	PURR_ALL_IDLE_SPURR = 3,
+	PURR_ALL_USER = 4,
+	PURR_ALL_SYS = 5,
+	PURR_ALL_WAIT = 6,
+	PURR_ALL_IDLE = 7,
+	PURR_ALL_TIMEBASE = 8,		/* purr.timebase */
+	PURR_ALL_NOMINAL_CLOCK = 9,	/* purr.nominal_clock */
+};
+
+/* lpar.*: PARTITION_, as src/lparcfg.h names lparcfg's keys LPAR_. */
+enum {	/* CLUSTER_LPAR */
+	PARTITION_ENTITLED_CAPACITY = 0,
+	PARTITION_CAPPED = 1,
+	PARTITION_SHARED = 2,
+	PARTITION_DONATING = 3,
+	PARTITION_VIRTUAL_PROCESSORS = 4,
+	PARTITION_POOL_ID = 5,
+	PARTITION_POOL_CAPACITY = 6,
+	PARTITION_POOL_CORES = 7,
+	PARTITION_POOL_IDLE_TIME = 8,
+	PARTITION_PURR = 9,
+	PARTITION_TBR = 10,
+	PARTITION_VERSION = 11,
+};
+
+static const struct metric purr_cpu_metrics[] = {
+	{ "kernel.percpu.cpu.purr", PURR_CPU_PURR, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS },
+	{ "kernel.percpu.cpu.spurr", PURR_CPU_SPURR, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS },
+	{ "kernel.percpu.cpu.idle_purr", PURR_CPU_IDLE_PURR, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS },
+	{ "kernel.percpu.cpu.idle_spurr", PURR_CPU_IDLE_SPURR, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.percpu.user", PURR_CPU_USER, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.percpu.sys", PURR_CPU_SYS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.percpu.wait", PURR_CPU_WAIT, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.percpu.idle", PURR_CPU_IDLE, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, US_UNITS },
+};
+
+static const struct metric purr_all_metrics[] = {
+	{ "purr.all.purr", PURR_ALL_PURR, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.all.spurr", PURR_ALL_SPURR, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.all.idle_purr", PURR_ALL_IDLE_PURR, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.all.idle_spurr", PURR_ALL_IDLE_SPURR, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.all.user", PURR_ALL_USER, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.all.sys", PURR_ALL_SYS, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.all.wait", PURR_ALL_WAIT, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.all.idle", PURR_ALL_IDLE, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "purr.timebase", PURR_ALL_TIMEBASE, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_DISCRETE, HZ_UNITS },
+	{ "purr.nominal_clock", PURR_ALL_NOMINAL_CLOCK, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS },
+};
+
+static const struct metric lpar_metrics[] = {
+	{ "lpar.entitled_capacity", PARTITION_ENTITLED_CAPACITY, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS },
+	{ "lpar.capped", PARTITION_CAPPED, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS },
+	{ "lpar.shared", PARTITION_SHARED, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS },
+	{ "lpar.donating", PARTITION_DONATING, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS },
+	{ "lpar.virtual_processors", PARTITION_VIRTUAL_PROCESSORS, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS },
+	{ "lpar.pool.id", PARTITION_POOL_ID, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS },
+	{ "lpar.pool.capacity", PARTITION_POOL_CAPACITY, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS },
+	{ "lpar.pool.cores", PARTITION_POOL_CORES, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS },
+	{ "lpar.pool.idle_time", PARTITION_POOL_IDLE_TIME, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "lpar.purr", PARTITION_PURR, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "lpar.tbr", PARTITION_TBR, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, US_UNITS },
+	{ "lpar.version", PARTITION_VERSION, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS },
+};
+
+static const struct power_state *power(void)
+{
+	static const struct power_state none;
+	const struct power_state *p = sampler_power(&sampler);
+	return p ? p : &none;
+}
+
+/* Timebase ticks to microseconds, exactly for any 64-bit count. */
+static uint64_t ticks_to_us(uint64_t ticks)
+{
+	uint64_t tb = sampler.cpuinfo.timebase;
+	return ticks / tb * 1000000 + ticks % tb * 1000000 / tb;
+}
+
+/* A PURR file's count, where it has one. */
+static int purr_count(bool have, uint64_t ticks, pmAtomValue *atom)
+{
+	if (!have)
+		return PMDA_FETCH_NOVALUES;
+	atom->ull = ticks_to_us(ticks);
+	return PMDA_FETCH_STATIC;
+}
+
+/* PURR time in one of /proc/stat's modes, counted from PURR's first reading. */
+static int purr_mode(bool have_purr, double ticks, pmAtomValue *atom)
+{
+	if (!have_purr)
+		return PMDA_FETCH_NOVALUES;
+	atom->ull = (uint64_t)(ticks * 1e6 / (double)sampler.cpuinfo.timebase);
+	return PMDA_FETCH_STATIC;
+}
+
+/* Which PURR file, or which mode's PURR time, each item reads.  purr.all.*
+ * sums the per-CPU figures item for item: PURR_ALL_PURR..PURR_ALL_IDLE are
+ * PURR_CPU_PURR..PURR_CPU_IDLE's numbers. */
+static const struct {
+	enum purr_counter counter;	/* PURR_NCOUNTERS: a mode's time */
+	enum purr_mode mode;
+} purr_figure[] = {
+	[PURR_CPU_PURR] = { PURR, PMODE_COUNT },
+	[PURR_CPU_SPURR] = { SPURR, PMODE_COUNT },
+	[PURR_CPU_IDLE_PURR] = { IDLE_PURR, PMODE_COUNT },
+	[PURR_CPU_IDLE_SPURR] = { IDLE_SPURR, PMODE_COUNT },
+	[PURR_CPU_USER] = { PURR_NCOUNTERS, PMODE_USER },
+	[PURR_CPU_SYS] = { PURR_NCOUNTERS, PMODE_SYS },
+	[PURR_CPU_WAIT] = { PURR_NCOUNTERS, PMODE_WAIT },
+	[PURR_CPU_IDLE] = { PURR_NCOUNTERS, PMODE_IDLE },
+};
+#define NUM_PURR_FIGURES (sizeof purr_figure / sizeof purr_figure[0])
+
+static int fetch_purr_cpu(unsigned int item, void *priv, pmAtomValue *atom)
+{
+	const struct power_state *ps = power();
+	int cpu = (int)((const struct smt_cpu_values *)priv - sampler.cpu);
+	const struct purr_values *v;
+	enum purr_counter c;
+
+	if (sampler.cpuinfo.timebase == 0 || ps->cpu == NULL || cpu >= ps->ncpus)
+		return PMDA_FETCH_NOVALUES;
+	if (item >= NUM_PURR_FIGURES)
+		return PM_ERR_PMID;
+	v = &ps->cpu[cpu];
+	c = purr_figure[item].counter;
+	if (c == PURR_NCOUNTERS)
+		return purr_mode(v->have[PURR], v->mode[purr_figure[item].mode], atom);
+	/* A file that failed its last read has no value, not a frozen one. */
+	return purr_count(v->have[c] && ps->purr.cpu[cpu].seen[c], v->total[c], atom);
+}
+
+static int fetch_purr_all(unsigned int item, void *priv, pmAtomValue *atom)
+{
+	const struct power_state *ps = power();
+	enum purr_counter c;
+
+	(void)priv;
+	switch (item) {
+	case PURR_ALL_TIMEBASE:
+		if (sampler.cpuinfo.timebase == 0)
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = sampler.cpuinfo.timebase;
+		return PMDA_FETCH_STATIC;
+	case PURR_ALL_NOMINAL_CLOCK:
+		if (sampler.cpuinfo.clock_mhz == 0)
+			return PMDA_FETCH_NOVALUES;
+		atom->d = sampler.cpuinfo.clock_mhz;
+		return PMDA_FETCH_STATIC;
+	}
+	if (sampler.cpuinfo.timebase == 0)
+		return PMDA_FETCH_NOVALUES;
+	if (item >= NUM_PURR_FIGURES)
+		return PM_ERR_PMID;
+	c = purr_figure[item].counter;
+	if (c == PURR_NCOUNTERS)
+		return purr_mode(ps->have_all[PURR], ps->all_mode[purr_figure[item].mode], atom);
+	return purr_count(ps->have_all[c], ps->all[c], atom);
+}
+
+/* A figure lparcfg gives, where it gives it. */
+static int lpar_figure(enum lpar_key key, pmAtomValue *atom)
+{
+	const struct lparcfg *l = &power()->lparcfg;
+	int64_t v = l->value[key];
+
+	if (!l->have[key])
+		return PMDA_FETCH_NOVALUES;
+	if (key == LPAR_ENTITLED || key == LPAR_POOL_CAPACITY)
+		atom->d = (double)v / 100;	/* hundredths of a core */
+	else
+		atom->ul = (uint32_t)v;
+	return PMDA_FETCH_STATIC;
+}
+
+/* lparcfg's counters, in microseconds of the timebase. */
+static int lpar_counter(enum lpar_counter c, pmAtomValue *atom)
+{
+	if (!power()->lpar.have[c] || sampler.cpuinfo.timebase == 0)
+		return PMDA_FETCH_NOVALUES;
+	atom->ull = ticks_to_us(power()->lpar.total[c]);
+	return PMDA_FETCH_STATIC;
+}
+
+static int fetch_lpar(unsigned int item, void *priv, pmAtomValue *atom)
+{
+	const struct lparcfg *l = &power()->lparcfg;
+
+	(void)priv;
+	if (l->fd < 0 || l->version[0] == '\0')
+		return PMDA_FETCH_NOVALUES;
+	switch (item) {
+	case PARTITION_ENTITLED_CAPACITY: return lpar_figure(LPAR_ENTITLED, atom);
+	case PARTITION_CAPPED: return lpar_figure(LPAR_CAPPED, atom);
+	case PARTITION_SHARED: return lpar_figure(LPAR_SHARED, atom);
+	case PARTITION_DONATING: return lpar_figure(LPAR_DONATING, atom);
+	case PARTITION_VIRTUAL_PROCESSORS: return lpar_figure(LPAR_VPROCS, atom);
+	case PARTITION_POOL_ID: return lpar_figure(LPAR_POOL, atom);
+	case PARTITION_POOL_CAPACITY: return lpar_figure(LPAR_POOL_CAPACITY, atom);
+	case PARTITION_POOL_CORES: return lpar_figure(LPAR_POOL_CORES, atom);
+	case PARTITION_POOL_IDLE_TIME: return lpar_counter(LPAR_C_POOL_IDLE, atom);
+	case PARTITION_PURR: return lpar_counter(LPAR_C_PURR, atom);
+	case PARTITION_TBR: return lpar_counter(LPAR_C_TBR, atom);
+	case PARTITION_VERSION:
+		atom->cp = (char *)l->version;
+		return PMDA_FETCH_STATIC;
+	}
+	return PM_ERR_PMID;
+}
+
+const struct cluster purr_cpu_cluster = CLUSTER(purr_cpu_metrics, fetch_purr_cpu);
+const struct cluster purr_all_cluster = CLUSTER(purr_all_metrics, fetch_purr_all);
+const struct cluster lpar_cluster = CLUSTER(lpar_metrics, fetch_lpar);
