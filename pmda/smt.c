@@ -29,6 +29,7 @@ enum {	/* CLUSTER_CORE */
 	SMT_CORE_SOCKET = 8,
 	SMT_CORE_MODEL_ERROR = 9,
 	SMT_CORE_MODEL_CPU = 10,
+	SMT_CORE_CAPACITY_LEFT = 11,
 };
 
 enum {	/* CLUSTER_ALL */
@@ -75,6 +76,7 @@ static const struct metric core_metrics[] = {
 	{ "smt.core.socket", SMT_CORE_SOCKET, PM_TYPE_U32, CORE_INDOM, PM_SEM_DISCRETE, NO_UNITS },
 	{ "smt.core.model_error", SMT_CORE_MODEL_ERROR, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_INSTANT, NO_UNITS },
 	{ "smt.core.model_cpu", SMT_CORE_MODEL_CPU, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS },
+	{ "smt.core.capacity_left", SMT_CORE_CAPACITY_LEFT, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS },
 };
 
 static const struct metric all_metrics[] = {
@@ -148,11 +150,13 @@ static int fetch_core(unsigned int item, void *priv, pmAtomValue *atom)
 
 	switch (item) {
 	case SMT_CORE_THROUGHPUT: case SMT_CORE_LOWER: case SMT_CORE_UPPER: case SMT_CORE_CAPACITY:
+	case SMT_CORE_CAPACITY_LEFT:
 		if (!v->counted)
 			return PMDA_FETCH_NOVALUES;	/* no complete window yet */
 		atom->d = item == SMT_CORE_THROUGHPUT ? v->throughput :
 			  item == SMT_CORE_LOWER ? v->lower :
-			  item == SMT_CORE_UPPER ? v->upper : v->capacity;
+			  item == SMT_CORE_UPPER ? v->upper :
+			  item == SMT_CORE_CAPACITY ? v->capacity : v->capacity_left;
 		break;
 	case SMT_CORE_LEVEL:
 		if (!v->have_level)
@@ -215,7 +219,7 @@ static int fetch_all(unsigned int item, void *priv, pmAtomValue *atom)
 	case SMT_ALL_NCPUS: atom->ul = (uint32_t)sampler.topo.nonline; break;
 	case SMT_ALL_THREADS_PER_CORE: atom->ul = (uint32_t)sampler.topo.max_threads; break;
 	case SMT_ALL_MODEL: atom->cp = (char *)system_model(model, sizeof model); break;
-	case SMT_ALL_CAPACITY_LEFT: atom->d = sampler.all.capacity - sampler.all.throughput; break;
+	case SMT_ALL_CAPACITY_LEFT: atom->d = sampler.all.capacity_left; break;
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;

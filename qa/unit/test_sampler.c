@@ -225,6 +225,40 @@ static void sampler_windows(void **state)
 	sampler_free(&s);
 }
 
+/* A core's threads seen over windows of different lengths (cpu0 300 ticks,
+ * all busy; its sibling cpu4 100 ticks, half busy: x86-smt2, c(1) = .8,
+ * c(2) = .5).  By hand: cpu0 1 x (.8 x .5 + .5 x .5) x 3000 ms = 1950, cpu4
+ * .5 x .5 x 1000 ms = 250: the core 2200 ms, over a mean window of 2000 ms
+ * whose capacity is 2000 ms.  The bounds close on the value (b = 1 and .5
+ * fix the overlap: T = .9 of the core either way), and the 200 ms past the
+ * capacity are carried to the next window, not taken off what was left. */
+static void uneven_windows_keep_bounds_and_left(void **state)
+{
+	struct sampler s;
+	double left;
+	(void)state;
+
+	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	sampler_pass(&s);		/* baselines */
+	user[0] += 300;
+	user[4] += 50;
+	idle[4] += 50;
+	write_stat();
+	sampler_pass(&s);
+	assert_float_equal(s.core[0].throughput, 2200, 1e-9);
+	assert_float_equal(s.core[0].lower, 2200, 1e-9);	/* it was .9 x 2000 */
+	assert_float_equal(s.core[0].upper, 2200, 1e-9);
+	assert_float_equal(s.core[0].capacity, 2000, 1e-9);
+	assert_float_equal(s.all.capacity_left, 0, 1e-9);	/* it was 2000 - 2200 */
+	left = s.all.capacity_left;
+	idle[0] += 100;			/* both idle, 1000 ms */
+	idle[4] += 100;
+	write_stat();
+	sampler_pass(&s);
+	assert_float_equal(s.all.capacity_left, left + 1000 - 200, 1e-9);
+	sampler_free(&s);
+}
+
 /* Steady state allocates nothing: neither sampling passes nor rereads. */
 static void steady_state_allocates_nothing(void **state)
 {
@@ -265,6 +299,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(topology_of_the_tree, make_machine, fixture_teardown),
 		cmocka_unit_test_setup_teardown(config_file_errors_name_the_line, make_machine, fixture_teardown),
 		cmocka_unit_test_setup_teardown(sampler_windows, make_machine, fixture_teardown),
+		cmocka_unit_test_setup_teardown(uneven_windows_keep_bounds_and_left, make_machine,
+						fixture_teardown),
 		cmocka_unit_test_setup_teardown(steady_state_allocates_nothing, make_machine, fixture_teardown),
 		cmocka_unit_test_setup_teardown(missing_proc_stat_is_reported, make_machine, fixture_teardown),
 	};

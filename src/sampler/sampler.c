@@ -329,7 +329,7 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	/* A core's estimate is the sum of its threads' (each over its own
 	 * window); its bounds and capacity are the core's own, over the mean.
 	 * A measured basis is the value, and the bounds close on it. */
-	double core_ms = mean_window * s->ms_per_tick, est = 0, model = 0;
+	double core_ms = mean_window * s->ms_per_tick, est = 0, model = 0, left;
 	double lo = e.core_lo * core_ms, hi = e.core_hi * core_ms, cap = e.capacity * core_ms;
 
 	for (int i = 0; i < n; i++) {
@@ -358,6 +358,12 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 		if (use->whole_core)
 			cap = core_ms;	/* (the basis shares out the whole core) */
 		cv->model_error = (model - est) / core_ms;
+	} else if (e.core_est > 0) {
+		/* The threads' windows may differ by a tick or more: the bounds
+		 * are the core's, as fractions of its estimate, so that they hold
+		 * the value counted over those windows. */
+		lo = est * e.core_lo / e.core_est;
+		hi = est * e.core_hi / e.core_est;
 	}
 	cv->have_error = use != NULL;
 	cv->source = use ? use->name : "model";
@@ -366,6 +372,10 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	cv->lower += lo;
 	cv->upper += hi;
 	cv->capacity += cap;
+	left = cap - est - cv->over;
+	cv->over = left < 0 ? -left : 0;
+	left = left > 0 ? left : 0;
+	cv->capacity_left += left;
 	cv->level = level;
 	cv->have_level = true;
 	cv->counted = true;
@@ -373,6 +383,7 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	s->all.lower += lo;
 	s->all.upper += hi;
 	s->all.capacity += cap;
+	s->all.capacity_left += left;
 }
 
 int sampler_pass(struct sampler *s)

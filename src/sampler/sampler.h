@@ -46,12 +46,19 @@ struct smt_core_values {
 	bool have_level;			/* level is from the current make-up */
 	double model_cpu;			/* the model's estimate, ms, cumulative */
 	double model_error;			/* model - measured, cores, last window */
+	double capacity_left;			/* ms of capacity not used, cumulative */
+	double over;				/* ms counted past its capacity, carried */
 	bool have_error;
 	const char *source;			/* as smt_cpu_values' */
 };
 
 struct smt_totals {
 	double throughput, lower, upper, capacity;	/* ms, cumulative */
+	/* What the cores' capacity had left, ms, cumulative: a window that
+	 * counts past its core's capacity leaves nothing and carries the rest
+	 * to the core's next, so that it never goes back (the core's own
+	 * capacity_left likewise). */
+	double capacity_left;
 };
 
 struct sampler {
