@@ -119,7 +119,8 @@ static int count(struct corectr *c, int cell, const struct ctr_reading *now)
 		c->fresh[cell] = 0;
 		return 0;
 	case MUX_NO_TIME:	/* no time enabled since: nothing counted this read */
-		c->fresh[cell] = 0;
+		if (c->fresh[cell])	/* (a stood-still group: no store each read) */
+			c->fresh[cell] = 0;
 		return 0;
 	}
 	for (int k = 0; k < n; k++) {

@@ -81,6 +81,7 @@ struct replay_backend {
 	int *handle;			/* [max]: the group each open handle serves, -1 free */
 	int max;
 	int passes;			/* begin_pass calls: the trace steps when the first backend does */
+	const struct ctr_reading *row;	/* the step it serves: [ngroups], as of its begin_pass */
 };
 
 static struct replay_trace *open_traces;
@@ -356,12 +357,17 @@ static int replay_open_group(struct ctr_backend *b, int cpu, const struct ctr_ev
 	return -ENOENT;
 }
 
+/* The readings of the step the trace is at (its last once it has ended). */
+static const struct ctr_reading *current_row(struct replay_trace *t)
+{
+	return reading(t, t->step < t->nsteps ? t->step : t->nsteps - 1, 0);
+}
+
 static int replay_read_group(struct ctr_backend *b, int handle, struct ctr_reading *r)
 {
 	struct replay_backend *rb = (struct replay_backend *)b;
-	struct replay_trace *t = rb->t;
 
-	*r = *reading(t, t->step < t->nsteps ? t->step : t->nsteps - 1, rb->handle[handle]);
+	*r = rb->row[rb->handle[handle]];
 	return 0;
 }
 
@@ -383,6 +389,7 @@ static void replay_begin_pass(struct ctr_backend *b)
 
 	if (++rb->passes > rb->t->step && rb->t->step < rb->t->nsteps)
 		rb->t->step++;
+	rb->row = current_row(rb->t);
 }
 
 static void trace_free(struct replay_trace *t)
@@ -496,6 +503,7 @@ struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, 
 	}
 	rb->base.ops = &replay_ops;
 	snprintf(rb->base.name, sizeof rb->base.name, "replay");
+	rb->row = current_row(rb->t);
 	rb->max = max_groups;
 	for (int h = 0; h < max_groups; h++)
 		rb->handle[h] = -1;

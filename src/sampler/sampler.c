@@ -215,10 +215,20 @@ void sampler_free(struct sampler *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* The basis source i offers, where it runs. */
-static const struct source_basis *basis_of(const struct sampler *s, int i)
+/* The bases that may measure this pass, in the table's order: asked once a
+ * pass, so that a machine without them pays nothing per core. */
+static void find_bases(struct sampler *s)
 {
-	return s->state[i] && !s->stopped[i] ? s->source[i]->basis : NULL;
+	s->nbasis = 0;
+	for (int i = 0; i < s->nsources; i++) {
+		const struct source_basis *b = s->source[i]->basis;
+		bool on = b && s->state[i] && !s->stopped[i] && (!b->active || b->active(s->state[i]));
+
+		if (on)
+			s->basis[s->nbasis++] = i;
+		s->basis_turned_on |= on && !s->basis_on[i];
+		s->basis_on[i] = on;
+	}
 }
 
 /* The core's next window begins now: /proc/stat's baselines of every thread
@@ -233,9 +243,10 @@ static void rebase_core(struct sampler *s, const struct topo_core *c)
 			s->cpu[cpu].have_prev = true;
 		}
 	}
-	for (int i = 0; i < s->nsources; i++)
-		if (basis_of(s, i))
-			s->source[i]->basis->mark(s->state[i], c->cpus, c->nthreads);
+	for (int k = 0; k < s->nbasis; k++) {
+		int i = s->basis[k];
+		s->source[i]->basis->mark(s->state[i], c->cpus, c->nthreads);
+	}
 }
 
 /*
@@ -257,10 +268,15 @@ static int core_window(struct sampler *s, const struct topo_core *c, struct basi
 	bool hold = false, restart = false;
 	double elapsed = 0;
 
-	for (int i = 0; i < s->nsources; i++) {
-		const struct source_basis *b = basis_of(s, i);
-		enum basis_check r = b && b->check ? b->check(s->state[i], c->cpus, c->nthreads)
-						   : BASIS_GO;
+	if (s->basis_turned_on) {	/* its marks were not kept: start again */
+		rebase_core(s, c);
+		return 0;
+	}
+	for (int k = 0; k < s->nbasis; k++) {
+		int i = s->basis[k];
+		const struct source_basis *b = s->source[i]->basis;
+		enum basis_check r = b->check ? b->check(s->state[i], c->cpus, c->nthreads)
+					      : BASIS_GO;
 
 		hold |= r == BASIS_HOLD;
 		restart |= r == BASIS_RESTART;
@@ -308,15 +324,15 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 		return;
 	/* The first basis, in the table's order, that measured every thread;
 	 * then what each derives from the window; then the next one begins. */
-	for (int i = 0; i < s->nsources && !use; i++) {
-		const struct source_basis *bs = basis_of(s, i);
-		if (bs && bs->measure(s->state[i], c->cpus, n, w, measured))
-			use = bs;
+	for (int k = 0; k < s->nbasis && !use; k++) {
+		int i = s->basis[k];
+		if (s->source[i]->basis->measure(s->state[i], c->cpus, n, w, measured))
+			use = s->source[i]->basis;
 	}
-	for (int i = 0; i < s->nsources; i++) {
-		const struct source_basis *bs = basis_of(s, i);
-		if (bs && bs->counted)
-			bs->counted(s->state[i], c->cpus, n, w);
+	for (int k = 0; k < s->nbasis; k++) {
+		int i = s->basis[k];
+		if (s->source[i]->basis->counted)
+			s->source[i]->basis->counted(s->state[i], c->cpus, n, w);
 	}
 	rebase_core(s, c);
 	for (int i = 0; i < n; i++) {
@@ -402,6 +418,7 @@ int sampler_pass(struct sampler *s)
 	for (int i = 0; i < s->nsources; i++)
 		if (s->state[i] && !s->stopped[i])
 			s->source[i]->read(&s->ctx[i], s->state[i], changed);
+	find_bases(s);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
 		if (sts == -EFBIG)
 			sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: its per-CPU "
@@ -416,6 +433,7 @@ int sampler_pass(struct sampler *s)
 			sampler_set_status(s, SRC_CPUSTAT, "ok");
 		for (int i = 0; i < s->topo.ncores; i++)
 			sample_core(s, &s->topo.cores[i]);
+		s->basis_turned_on = false;	/* every core has started again */
 	}
 	s->passes++;
 	s->pass_time += mono_seconds() - start;

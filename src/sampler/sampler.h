@@ -75,6 +75,10 @@ struct sampler {
 	struct source_ctx ctx[SOURCE_MAX];	/* each source's view: config, topology, its slots */
 	void *state[SOURCE_MAX];	/* each source's, in sampler_sources order */
 	bool stopped[SOURCE_MAX];	/* its init failed: state blank, never read */
+	/* The measured bases that may measure this pass, as their sources'
+	 * indices, and whether one turned on (every core's window restarts). */
+	int basis[SOURCE_MAX], nbasis;
+	bool basis_on[SOURCE_MAX], basis_turned_on;
 	int nstatus;			/* smtcpu.status instances: SRC_COUNT, then the sources' */
 	const char *status_name[SOURCE_MAX_STATUS];
 	char status[SOURCE_MAX_STATUS][SOURCE_STATUS_LEN];	/* "ok", or why there are no values */

@@ -51,6 +51,11 @@ enum basis_check { BASIS_GO, BASIS_HOLD, BASIS_RESTART };
 struct source_basis {
 	const char *name;	/* smt.source's word for it */
 	bool whole_core;	/* its capacity is the core's whole time, not the model's */
+	/* Once a pass, before any core: whether it may measure a core at all
+	 * (what it reads exists here); when not, none of the calls below is
+	 * made this pass.  Turning on restarts every core's window, since its
+	 * own marks were not kept meanwhile.  NULL: always. */
+	bool (*active)(const void *state);
 	/* Before the window is taken: BASIS_HOLD when a reading it needs is
 	 * missing this pass (the window is held over to the next, so nothing
 	 * it counted is lost), BASIS_RESTART when its baselines cannot serve

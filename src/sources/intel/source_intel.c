@@ -217,8 +217,15 @@ static void hw_mark(void *state, const int *cpus, int n)
 	}
 }
 
+static bool hw_active(const void *state)
+{
+	const struct intel_state *st = state;
+
+	return st->clk != NULL && st->ctr.nopen > 0;
+}
+
 static const struct source_basis hw_basis = {
-	.name = "hw", .measure = hw_measure, .counted = hw_counted, .mark = hw_mark,
+	.name = "hw", .active = hw_active, .measure = hw_measure, .counted = hw_counted, .mark = hw_mark,
 };
 
 const struct sampler_source intel_source = {

@@ -356,8 +356,17 @@ static void purr_mark(void *state, const int *cpus, int n)
 	}
 }
 
+/* Where some CPU has its PURR file, or had it and failed to read it this
+ * pass (which holds its core's window over); not where there is none. */
+static bool purr_active(const void *state)
+{
+	const struct power_state *ps = state;
+
+	return ps->purr.nopen[PURR] > 0 || ps->purr.nfailed[PURR] > 0;
+}
+
 static const struct source_basis purr_basis = {
-	.name = "purr", .whole_core = true,
+	.name = "purr", .whole_core = true, .active = purr_active,
 	.check = purr_check, .measure = purr_measure, .counted = purr_counted, .mark = purr_mark,
 };
 

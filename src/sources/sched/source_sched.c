@@ -470,8 +470,15 @@ static void sched_mark(void *state, const int *cpus, int n)
 	}
 }
 
+static bool sched_active(const void *state)
+{
+	const struct sched_state *st = state;
+
+	return st->on && st->clk != NULL;
+}
+
 static const struct source_basis sched_basis = {
-	.name = "sched", .measure = sched_measure, .mark = sched_mark,
+	.name = "sched", .active = sched_active, .measure = sched_measure, .mark = sched_mark,
 };
 
 const struct sampler_source sched_source = {
