@@ -228,12 +228,61 @@ static void table_order_decides(void **state)
 	half = saved;
 }
 
+/* A basis that may not measure (its .active says so) is asked nothing per
+ * core; once it may, every core's window starts again (its marks were not
+ * kept meanwhile), and the window after that is its. */
+static bool half_on;
+static bool half_active(const void *st)
+{
+	(void)st;
+	return half_on;
+}
+
+static void inactive_basis_is_not_asked(void **state)
+{
+	struct fake saved = half;
+	struct sampler_source late = half_source;
+	struct source_basis late_basis = half_basis;
+	struct sampler s;
+	double before;
+	(void)state;
+
+	half = (struct fake){ 0.7, 0xff };
+	late_basis.active = half_active;
+	late.basis = &late_basis;
+	table(&late, &most_source);
+	half_on = false;
+	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
+	one_window(&s);
+	assert_int_equal(((struct fake_state *)s.state[0])->marks, 0);
+	assert_int_equal(((struct fake_state *)s.state[0])->counted, 0);
+	assert_string_equal(s.cpu[2].source, "model");		/* most holds cores 0, 1 */
+	before = s.cpu[2].throughput;
+	half_on = true;
+	for (int c = 0; c < 8; c++) {	/* a window that would be counted... */
+		user[c] += 60;
+		idle[c] += 40;
+	}
+	write_stat();
+	sampler_pass(&s);	/* ...but the pass it turns on starts every core again */
+	assert_float_equal(s.cpu[2].throughput, before, 1e-9);
+	assert_int_equal(((struct fake_state *)s.state[0])->counted, 0);
+	assert_int_equal(((struct fake_state *)s.state[0])->marks, 4);
+	one_window(&s);
+	assert_string_equal(s.cpu[2].source, "half");
+	assert_float_equal(s.cpu[2].throughput, before + 0.7 * 60 * ms_per_tick(), 1e-6);
+	sampler_free(&s);
+	half = saved;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(first_basis_that_measures_the_core, make_machine,
 						fixture_teardown),
 		cmocka_unit_test_setup_teardown(table_order_decides, make_machine, fixture_teardown),
+		cmocka_unit_test_setup_teardown(inactive_basis_is_not_asked, make_machine,
+						fixture_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
