@@ -29,6 +29,7 @@ enum {	/* CLUSTER_L3 */
 	AMD_L3_ACCESSES = 0,
 	AMD_L3_MISSES = 1,
 	AMD_L3_MISS_RATIO = 2,
+	AMD_L3_COUNTED = 3,
 };
 
 static const struct metric df_metrics[] = {
@@ -54,6 +55,7 @@ static const struct metric l3_metrics[] = {
 	{ "amd.l3.accesses", AMD_L3_ACCESSES, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
 	{ "amd.l3.misses", AMD_L3_MISSES, PM_TYPE_U64, CCX_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
 	{ "amd.l3.miss_ratio", AMD_L3_MISS_RATIO, PM_TYPE_DOUBLE, CCX_INDOM, PM_SEM_INSTANT, NO_UNITS },
+	{ "amd.l3.counted", AMD_L3_COUNTED, PM_TYPE_U32, PM_INDOM_NULL, PM_SEM_INSTANT, COUNT_UNITS },
 };
 
 /* Bytes, where they were counted. */
@@ -106,10 +108,28 @@ static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
 	return PMDA_FETCH_STATIC;
 }
 
+/* The complexes with a miss ratio now; none is no value, not 0, so that a
+ * formula over amd.l3.miss_ratio guarded by it has none either (PCP 6's
+ * max() over no instances returns whatever its memory held). */
+static int fetch_counted(pmAtomValue *atom)
+{
+	const struct amd *a = amd();
+	uint32_t n = 0;
+
+	for (int i = 0; i < a->nccx; i++)
+		n += a->ccx[i].have_ratio;
+	if (n == 0)
+		return PMDA_FETCH_NOVALUES;
+	atom->ul = n;
+	return PMDA_FETCH_STATIC;
+}
+
 static int fetch_l3(unsigned int item, void *priv, pmAtomValue *atom)
 {
 	const struct amd_ccx *c = priv;
 
+	if (item == AMD_L3_COUNTED)
+		return fetch_counted(atom);
 	if (!c->have || (item == AMD_L3_MISS_RATIO && !c->have_ratio))
 		return PMDA_FETCH_NOVALUES;
 	switch (item) {
