@@ -48,6 +48,17 @@ static void release(struct intel_state *st)
 	st->ncpus = 0;
 }
 
+/* Each thread count's shares, as the configuration and processor choose. */
+static void note_shares(const struct source_ctx *ctx, struct intel_state *st)
+{
+	for (int n = 1; n <= 2; n++) {
+		const struct smt_table *t = smt_table_for(ctx->config, ctx->cpuinfo, n);
+
+		st->share[n][0] = t ? smt_thread_share(t, 1) : 1;
+		st->share[n][1] = t ? smt_thread_share(t, 2) : 0.5;
+	}
+}
+
 static int intel_source_init(const struct source_ctx *ctx, void *state)
 {
 	struct intel_state *st = state;
@@ -91,6 +102,7 @@ static int intel_source_init(const struct source_ctx *ctx, void *state)
 		return 0;
 	}
 	st->ncpus = n;
+	note_shares(ctx, st);
 	/* None open is a status (which CPU refused, and why), not an end:
 	 * the CPUs that come online later are tried again. */
 	if ((st->clk = calloc((size_t)n, sizeof *st->clk)) == NULL ||
@@ -109,6 +121,7 @@ static void intel_source_sync(const struct source_ctx *ctx, void *state)
 	struct intel_state *st = state;
 
 	if (st->backend) {
+		note_shares(ctx, st);
 		corectr_sync(&st->ctr, ctx->topo->online, st->backend);
 		report(ctx, st);
 	}
@@ -129,7 +142,6 @@ static void intel_source_read(const struct source_ctx *ctx, void *state, bool cp
 	report(ctx, st);
 	for (int i = 0; i < ctx->topo->ncores; i++) {
 		const struct topo_core *core = &ctx->topo->cores[i];
-		const struct smt_table *t = smt_table_for(ctx->config, ctx->cpuinfo, core->nthreads);
 		double one[2] = { 0, 0 }, ref[2] = { 0, 0 };
 		struct intel_smt_window w;
 		int n = core->nthreads, ok = n == 1 || n == 2;
@@ -149,7 +161,7 @@ static void intel_source_read(const struct source_ctx *ctx, void *state, bool cp
 			one[1] = ref[1] = 0;
 		intel_smt_overlap(st->kind, one, ref, &w);
 		double both = n == 2 ? w.both : 0;
-		double c1 = t ? smt_thread_share(t, 1) : 1, c2 = t ? smt_thread_share(t, 2) : 0.5;
+		double c1 = st->share[n][0], c2 = st->share[n][1];
 		for (int k = 0; k < n; k++) {
 			struct intel_clock *v = &st->clk[core->cpus[k]];
 

@@ -35,6 +35,9 @@ struct intel_state {
 	struct corectr ctr;		/* one group a CPU: ONE_THREAD_ACTIVE, REF_* */
 	int ncpus;
 	const char *ref_name;		/* the reference event's name, for the status */
+	/* c(1) and c(2) of the table a core of n threads uses ([n], n = 1, 2):
+	 * worked at init and when CPUs change, not each pass. */
+	double share[3][2];
 };
 
 extern const struct sampler_source intel_source;
