@@ -23,6 +23,8 @@ enum {	/* CLUSTER_DF */
 	AMD_DF_XGMI_LINK_OUTBOUND = 13,
 	AMD_DF_XGMI_LINK_INBOUND = 14,
 	AMD_DF_XGMI_LINK_DUTY_CYCLE = 15,
+	AMD_DF_ALL_DRAM_BW = 16,
+	AMD_DF_ALL_PEAK_BW = 17,
 };
 
 enum {	/* CLUSTER_L3 */
@@ -49,6 +51,8 @@ static const struct metric df_metrics[] = {
 	{ "amd.df.xgmi.link.outbound", AMD_DF_XGMI_LINK_OUTBOUND, PM_TYPE_U64, LINK_INDOM, PM_SEM_COUNTER, BYTE_UNITS },
 	{ "amd.df.xgmi.link.inbound", AMD_DF_XGMI_LINK_INBOUND, PM_TYPE_U64, LINK_INDOM, PM_SEM_COUNTER, BYTE_UNITS },
 	{ "amd.df.xgmi.link.duty_cycle", AMD_DF_XGMI_LINK_DUTY_CYCLE, PM_TYPE_DOUBLE, LINK_INDOM, PM_SEM_INSTANT, NO_UNITS },
+	{ "amd.df.all.dram_bw", AMD_DF_ALL_DRAM_BW, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, BYTE_UNITS },
+	{ "amd.df.all.peak_bw", AMD_DF_ALL_PEAK_BW, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_DISCRETE, BYTE_RATE_UNITS },
 };
 
 static const struct metric l3_metrics[] = {
@@ -67,7 +71,43 @@ static int bytes(bool have, double v, pmAtomValue *atom)
 	return PMDA_FETCH_STATIC;
 }
 
-/* priv is a socket, a channel or a link, as the metric's instance domain.
+/* The machine's DRAM bytes: the sockets' values summed as each is served,
+ * and none until every socket has one, so that the sum only ever grows. */
+static int all_bytes(pmAtomValue *atom)
+{
+	const struct amd *a = amd();
+	uint64_t sum = 0;
+
+	if (a->nsockets == 0)
+		return PMDA_FETCH_NOVALUES;
+	for (int i = 0; i < a->nsockets; i++) {
+		if (!a->socket[i].have)
+			return PMDA_FETCH_NOVALUES;
+		sum += whole(a->socket[i].bytes);
+	}
+	atom->ull = sum;
+	return PMDA_FETCH_STATIC;
+}
+
+/* The machine's peak: none unless every socket's is known. */
+static int all_peak(pmAtomValue *atom)
+{
+	const struct amd *a = amd();
+	double sum = 0;
+
+	if (a->nsockets == 0)
+		return PMDA_FETCH_NOVALUES;
+	for (int i = 0; i < a->nsockets; i++) {
+		if (a->socket[i].peak <= 0)
+			return PMDA_FETCH_NOVALUES;
+		sum += a->socket[i].peak;
+	}
+	atom->d = sum;
+	return PMDA_FETCH_STATIC;
+}
+
+/* priv is a socket, a channel or a link, as the metric's instance domain
+ * (none for the machine's totals).
  * Reads and writes apart, and links' inbound traffic, only where the
  * counters tell them apart. */
 static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
@@ -103,6 +143,8 @@ static int fetch_df(unsigned int item, void *priv, pmAtomValue *atom)
 	case AMD_DF_XGMI_LINK_OUTBOUND: return bytes(l->have, l->out, atom);
 	case AMD_DF_XGMI_LINK_INBOUND: return bytes(l->have && in, l->in, atom);
 	case AMD_DF_XGMI_LINK_DUTY_CYCLE: atom->d = l->duty; break;
+	case AMD_DF_ALL_DRAM_BW: return all_bytes(atom);
+	case AMD_DF_ALL_PEAK_BW: return all_peak(atom);
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;
