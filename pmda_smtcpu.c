@@ -44,6 +44,7 @@ static pmdaIndom indomtab[NUM_INDOMS] = {
 	{ LINK_INDOM, 0, NULL },
 	{ PROC_INDOM, 0, NULL },
 	{ CGROUP_INDOM, 0, NULL },
+	{ MAP_INDOM, 0, NULL },
 };
 
 /* Each cluster's metrics and their fetch, by cluster number. */
@@ -62,6 +63,7 @@ static const struct cluster *const clusters[NUM_CLUSTERS] = {
 	[CLUSTER_CGROUP] = &cgroup_cluster,
 	[CLUSTER_CORECTR] = &corectr_cluster,
 	[CLUSTER_CORECTR_ALL] = &corectr_all_cluster,
+	[CLUSTER_SCHED_MAP] = &sched_map_cluster,
 };
 
 /* pmdaInit's metric table, made from the clusters' at start. */
@@ -84,25 +86,6 @@ static int make_metrictab(void)
 		}
 	return 0;
 }
-
-/* The software PURR's processes and cgroups are instances for as long as
- * the sampler's tables hold them; a table slot is published once per
- * holder (gen), its instance's private data being the slot + 1. */
-struct published {
-	uint32_t gen;
-	int inst;
-	bool live;
-};
-
-struct publisher {
-	int serial;			/* PROC_INDOM or CGROUP_INDOM */
-	uint32_t changes;		/* the table's, when last published */
-	struct published *slot;
-	int cap;
-};
-
-static struct publisher publishers[2] = { { PROC_INDOM, 0, NULL, 0 },
-					  { CGROUP_INDOM, 0, NULL, 0 } };
 
 struct sampler sampler;
 /* The sampling period, ms: the PMDA's own, from the configuration file at
@@ -133,45 +116,6 @@ const struct sched_state *sched(void)
 const struct sched_table *sched_table_of(int serial)
 {
 	return serial == PROC_INDOM ? &sched()->procs : &sched()->cgroups;
-}
-
-/* Instances for slots newly taken, none for those released (culled, so a
- * long-lived PMDA does not keep every process that ever ran). */
-static void publish(struct publisher *p)
-{
-	const struct sched_table *t = sched_table_of(p->serial);
-	pmInDom in = indomtab[p->serial].it_indom;
-
-	if (t->changes == p->changes && p->cap >= t->cap)
-		return;
-	if (t->cap > p->cap) {
-		struct published *grown = realloc(p->slot, (size_t)t->cap * sizeof *grown);
-		if (grown == NULL)
-			return;		/* tried again at the next pass */
-		memset(grown + p->cap, 0, (size_t)(t->cap - p->cap) * sizeof *grown);
-		p->slot = grown;
-		p->cap = t->cap;
-	}
-	for (int i = 0; i < t->cap; i++) {
-		const struct sched_entry *e = &t->e[i];
-		struct published *q = &p->slot[i];
-		char *name;
-
-		if (q->live && (!e->used || e->gen != q->gen)) {
-			if (pmdaCacheLookup(in, q->inst, &name, NULL) >= 0)
-				pmdaCacheStore(in, PMDA_CACHE_CULL, name, NULL);
-			q->live = false;
-		}
-		if (e->used && !q->live) {
-			int inst = pmdaCacheStore(in, PMDA_CACHE_ADD, e->name, (void *)(intptr_t)(i + 1));
-			if (inst >= 0) {
-				q->inst = inst;
-				q->gen = e->gen;
-				q->live = true;
-			}
-		}
-	}
-	p->changes = t->changes;
 }
 
 pmInDom indom(int serial)
@@ -264,8 +208,9 @@ static void refresh_instances(void)
 	for (int src = 0; src < sampler.nstatus; src++)
 		pmdaCacheStore(indom(SOURCE_INDOM), PMDA_CACHE_ADD, sampler.status_name[src],
 			       (void *)&sampler.status[src]);
+	sched_map_instances();
 	for (int i = 0; i < NUM_INDOMS; i++)
-		if (i != PROC_INDOM && i != CGROUP_INDOM)	/* not worth keeping */
+		if (i != PROC_INDOM && i != CGROUP_INDOM && i != MAP_INDOM)	/* not worth keeping */
 			pmdaCacheOp(indom(i), PMDA_CACHE_SAVE);
 	topology_seen = sampler.topo.generation;
 	amd_seen = amd()->generation;
@@ -277,8 +222,7 @@ static void sample_now(void)
 	last_pass = mono_seconds();
 	if (sampler.topo.generation != topology_seen || amd()->generation != amd_seen)
 		refresh_instances();
-	for (int i = 0; i < 2; i++)
-		publish(&publishers[i]);
+	sched_publish(mono_seconds());
 }
 
 static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
@@ -333,11 +277,79 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 	return 0;
 }
 
+/* An instance that has left (a process, a cgroup, a CPU offline) keeps its
+ * name by identifier while it is in the cache: a client that fetched it
+ * just before still resolves it.  pmdaInstance answers active ones only. */
+static int inactive_name(pmInDom in, int inst, pmInResult **result)
+{
+	pmInResult *res;
+	char *name;
+
+	if (pmdaCacheLookup(in, inst, &name, NULL) != PMDA_CACHE_INACTIVE)
+		return PM_ERR_INST;
+	if ((res = calloc(1, sizeof *res)) == NULL ||
+	    (res->namelist = calloc(1, sizeof *res->namelist)) == NULL ||
+	    (res->namelist[0] = strdup(name)) == NULL) {
+		if (res)
+			free(res->namelist);
+		free(res);
+		return -ENOMEM;
+	}
+	res->indom = in;
+	res->numinst = 1;
+	*result = res;
+	return 0;
+}
+
+/* Every instance of a process or cgroup domain, those that left a moment
+ * ago (inactive) too: a client that lists the domain after a fetch (as
+ * pmlogger does to write it to an archive) names each value it fetched. */
+static int every_instance(pmInDom in, pmInResult **result)
+{
+	pmInResult *res;
+	int n = pmdaCacheOp(in, PMDA_CACHE_SIZE), i = 0, inst;
+	char *name;
+
+	if (n < 0 || (res = calloc(1, sizeof *res)) == NULL)
+		return n < 0 ? n : -ENOMEM;
+	res->indom = in;
+	res->instlist = calloc((size_t)n + 1, sizeof *res->instlist);
+	res->namelist = calloc((size_t)n + 1, sizeof *res->namelist);
+	if (res->instlist == NULL || res->namelist == NULL)
+		goto nomem;
+	pmdaCacheOp(in, PMDA_CACHE_WALK_REWIND);
+	while (i < n && (inst = pmdaCacheOp(in, PMDA_CACHE_WALK_NEXT)) != -1) {
+		if (pmdaCacheLookup(in, inst, &name, NULL) < 0)
+			continue;
+		if ((res->namelist[i] = strdup(name)) == NULL)
+			goto nomem;
+		res->instlist[i++] = inst;
+	}
+	res->numinst = i;
+	*result = res;
+	return 0;
+nomem:
+	for (int j = 0; j < i; j++)
+		free(res->namelist[j]);
+	free(res->namelist);
+	free(res->instlist);
+	free(res);
+	return -ENOMEM;
+}
+
 static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result, pmdaExt *pmda)
 {
+	int sts;
+
 	if (dso_mode && mono_seconds() - last_pass >= period_s())
 		sample_now();
-	return pmdaInstance(in, inst, name, result, pmda);
+	if (name == NULL && inst == (int)PM_IN_NULL &&
+	    (in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM)))
+		return every_instance(in, result);
+	sts = pmdaInstance(in, inst, name, result, pmda);
+	if (sts == PM_ERR_INST && name == NULL && inst != (int)PM_IN_NULL)
+		sts = inactive_name(in, inst, result);
+	return sts;
 }
 
 static int smtcpu_labelCallBack(pmInDom in, unsigned int inst, pmLabelSet **lp)
@@ -400,7 +412,7 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	if (dp->status != 0)
 		return;
 	for (int i = 0; i < NUM_INDOMS; i++)
-		if (i != PROC_INDOM && i != CGROUP_INDOM && i != CPU_INDOM)
+		if (i != PROC_INDOM && i != CGROUP_INDOM && i != CPU_INDOM && i != MAP_INDOM)
 			pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
 	sts = sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);

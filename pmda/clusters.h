@@ -27,6 +27,8 @@ enum {
 	/* pmda/corectr.c */
 	CLUSTER_CORECTR = 12,		/* 12 core.percpu.* */
 	CLUSTER_CORECTR_ALL = 13,	/* 13 core.all.* */
+	/* pmda/sched.c */
+	CLUSTER_SCHED_MAP = 14,		/* 14 smtcpu.sched.map.* */
 
 	NUM_CLUSTERS			/* one more than the highest cluster */
 };
@@ -42,6 +44,7 @@ enum {
 	LINK_INDOM = 7,			/* socketN/linkM, xGMI links */
 	PROC_INDOM = 8,			/* processes the software PURR has charged */
 	CGROUP_INDOM = 9,		/* cgroups the software PURR has charged */
+	MAP_INDOM = 10,			/* the software PURR's charge maps: tasks, cgroups */
 
 	NUM_INDOMS
 };

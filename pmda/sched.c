@@ -1,10 +1,16 @@
 /*
  * smt.proc.* and smt.cgroup.*: what the software PURR charged each process
- * and cgroup.  An instance's private data is its table slot + 1
- * (pmda_smtcpu.c publishes them).
+ * and cgroup, an instance's private data being its table slot + 1; and
+ * smtcpu.sched.map.*, how full the program's charge maps are.
  */
 #include "shared.h"
 #include "source_sched.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum {	/* CLUSTER_PROC */
 	SMT_PROC_THROUGHPUT = 0,
@@ -16,6 +22,14 @@ enum {	/* CLUSTER_CGROUP */
 	SMT_CGROUP_BUSY = 1,
 };
 
+enum {	/* CLUSTER_SCHED_MAP */
+	SCHED_MAP_ENTRIES = 0,
+	SCHED_MAP_PEAK = 1,
+	SCHED_MAP_CAPACITY = 2,
+	SCHED_MAP_REFUSED = 3,
+	SCHED_MAP_REFUSED_TIME = 4,
+};
+
 static const struct metric proc_metrics[] = {
 	{ "smt.proc.throughput_cpu", SMT_PROC_THROUGHPUT, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS },
 	{ "smt.proc.busy_cpu", SMT_PROC_BUSY, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS },
@@ -24,6 +38,14 @@ static const struct metric proc_metrics[] = {
 static const struct metric cgroup_metrics[] = {
 	{ "smt.cgroup.throughput_cpu", SMT_CGROUP_THROUGHPUT, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS },
 	{ "smt.cgroup.busy_cpu", SMT_CGROUP_BUSY, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS },
+};
+
+static const struct metric map_metrics[] = {
+	{ "smtcpu.sched.map.entries", SCHED_MAP_ENTRIES, PM_TYPE_U32, MAP_INDOM, PM_SEM_INSTANT, COUNT_UNITS },
+	{ "smtcpu.sched.map.peak", SCHED_MAP_PEAK, PM_TYPE_U32, MAP_INDOM, PM_SEM_INSTANT, COUNT_UNITS },
+	{ "smtcpu.sched.map.capacity", SCHED_MAP_CAPACITY, PM_TYPE_U32, MAP_INDOM, PM_SEM_DISCRETE, COUNT_UNITS },
+	{ "smtcpu.sched.map.refused", SCHED_MAP_REFUSED, PM_TYPE_U64, MAP_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
+	{ "smtcpu.sched.map.refused_time", SCHED_MAP_REFUSED_TIME, PM_TYPE_DOUBLE, MAP_INDOM, PM_SEM_COUNTER, MS_UNITS },
 };
 
 /* What the software PURR charged an instance of PROC_INDOM or CGROUP_INDOM,
@@ -59,5 +81,233 @@ static int fetch_cgroup(unsigned int item, void *priv, pmAtomValue *atom)
 	return PM_ERR_PMID;
 }
 
+/* priv is the map (enum sp_map) + 1; no values while the program is off. */
+static int fetch_map(unsigned int item, void *priv, pmAtomValue *atom)
+{
+	int map = (int)(intptr_t)priv - 1;
+	const struct sched_map_use *u;
+
+	if (map < 0 || map >= SP_NMAPS)
+		return PM_ERR_INST;
+	if (!sched()->on)
+		return PMDA_FETCH_NOVALUES;
+	u = &sched()->maps[map];
+	switch (item) {
+	case SCHED_MAP_ENTRIES: atom->ul = u->entries; break;
+	case SCHED_MAP_PEAK: atom->ul = u->peak; break;
+	case SCHED_MAP_CAPACITY: atom->ul = u->capacity; break;
+	case SCHED_MAP_REFUSED: atom->ull = u->refused.entries; break;
+	case SCHED_MAP_REFUSED_TIME: atom->d = (double)u->refused.clock / 1e6; break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
 const struct cluster proc_cluster = CLUSTER(proc_metrics, fetch_proc);
 const struct cluster cgroup_cluster = CLUSTER(cgroup_metrics, fetch_cgroup);
+const struct cluster sched_map_cluster = CLUSTER(map_metrics, fetch_map);
+
+void sched_map_instances(void)
+{
+	static const char *const names[SP_NMAPS] = { [SP_MAP_TASKS] = "tasks",
+						     [SP_MAP_CGROUPS] = "cgroups" };
+
+	for (int m = 0; m < SP_NMAPS; m++)
+		pmdaCacheStore(indom(MAP_INDOM), PMDA_CACHE_ADD, names[m], (void *)(intptr_t)(m + 1));
+}
+
+/*
+ * Publishing: a table slot is an instance once per holder (gen).  One that
+ * leaves is made inactive, so that a client that fetched it a moment before
+ * still resolves its name (smtcpu_instance), and is culled SCHED_CULL_NS
+ * later, so a long-lived agent does not keep every process that ever ran.
+ */
+struct published {
+	uint32_t gen;
+	int inst;
+	bool live;
+};
+
+struct retired {
+	int inst;
+	double at;		/* monotonic seconds */
+};
+
+struct publisher {
+	int serial;			/* PROC_INDOM or CGROUP_INDOM */
+	uint32_t changes;		/* the table's, when last published */
+	struct published *slot;
+	int cap;
+	struct retired *retired;	/* oldest first, from head */
+	int head, nretired, retired_cap;
+	bool waiting;			/* a newcomer waits for its name (add) */
+	int culled;			/* instances culled since the cache last gave back */
+};
+
+static struct publisher publishers[2] = { { .serial = PROC_INDOM }, { .serial = CGROUP_INDOM } };
+
+static void cull(pmInDom in, int inst)
+{
+	char *name;
+
+	if (pmdaCacheLookup(in, inst, &name, NULL) == PMDA_CACHE_INACTIVE)
+		pmdaCacheStore(in, PMDA_CACHE_CULL, name, NULL);
+}
+
+/* Inactive from now, culled later; at once where it cannot be noted. */
+static void retire(struct publisher *p, pmInDom in, int inst, double now)
+{
+	char *name;
+
+	if (pmdaCacheLookup(in, inst, &name, NULL) < 0)
+		return;
+	pmdaCacheStore(in, PMDA_CACHE_HIDE, name, NULL);
+	if (p->head > 0 && p->head + p->nretired == p->retired_cap) {
+		memmove(p->retired, p->retired + p->head, (size_t)p->nretired * sizeof *p->retired);
+		p->head = 0;
+	}
+	if (p->head + p->nretired == p->retired_cap) {
+		int cap = p->retired_cap ? 2 * p->retired_cap : 256;
+		struct retired *grown = realloc(p->retired, (size_t)cap * sizeof *grown);
+		if (grown == NULL) {
+			cull(in, inst);
+			return;
+		}
+		p->retired = grown;
+		p->retired_cap = cap;
+	}
+	p->retired[p->head + p->nretired++] = (struct retired){ inst, now };
+}
+
+/* Returns how many it culled. */
+static int cull_retired(struct publisher *p, pmInDom in, double now)
+{
+	int n = 0;
+
+	while (p->nretired > 0 && now - p->retired[p->head].at > SCHED_CULL_NS / 1e9) {
+		cull(in, p->retired[p->head].inst);
+		p->head++;
+		p->nretired--;
+		n++;
+	}
+	if (p->nretired == 0) {
+		p->head = 0;
+		if (p->retired_cap > 1024) {	/* (a crowd's list, given back) */
+			free(p->retired);
+			p->retired = NULL;
+			p->retired_cap = 0;
+		}
+	}
+	return n;
+}
+
+/* How long an instance retired keeps its name from a newcomer: longer
+ * than a client takes from a fetch to listing the domain (pmlogger, after
+ * fetching tens of thousands of processes, takes seconds). */
+#define NAME_HOLD_S 5.0
+
+/* Whether inst was retired less than NAME_HOLD_S before now. */
+static bool retired_lately(const struct publisher *p, int inst, double now)
+{
+	for (int i = p->head + p->nretired - 1; i >= p->head && now - p->retired[i].at < NAME_HOLD_S; i--)
+		if (p->retired[i].inst == inst)
+			return true;
+	return false;
+}
+
+/*
+ * A new instance, or -EAGAIN to try again at the next pass.  Another with
+ * the same first word (the part PCP takes as unique: a PID used again, a
+ * cgroup's path taken again) keeps it while it is active, and NAME_HOLD_S
+ * after it was retired, so that a client listing the domain after a fetch
+ * still names what it fetched; then it makes way, and the newcomer gets an
+ * identifier of its own, and all it was charged meanwhile.
+ */
+static int add(struct publisher *p, pmInDom in, const char *name, int slot, double now)
+{
+	char word[SCHED_NAME_MAX], *old;
+	int inst, state;
+
+	snprintf(word, sizeof word, "%.*s", (int)strcspn(name, " "), name);
+	state = pmdaCacheLookupName(in, word, &inst, NULL);
+	if (state == PMDA_CACHE_ACTIVE || (state == PMDA_CACHE_INACTIVE && retired_lately(p, inst, now)))
+		return -EAGAIN;
+	if (state == PMDA_CACHE_INACTIVE && pmdaCacheLookup(in, inst, &old, NULL) == PMDA_CACHE_INACTIVE)
+		pmdaCacheStore(in, PMDA_CACHE_CULL, old, NULL);
+	return pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(slot + 1));
+}
+
+/* What a crowd of processes took is given back once it has gone: when
+ * the table shrank (sched_table_shrink) the publisher's slots shrink too,
+ * and once many instances were culled the cache frees them (a cull only
+ * marks an entry) and the C library returns the free memory to the
+ * kernel.  Neither happens in a steady state. */
+#define CULLS_TO_GIVE_BACK 1024
+
+static void give_back(struct publisher *p, pmInDom in, const struct sched_table *t, double now,
+		      int culled)
+{
+	struct published *less;
+
+	if (t->cap < p->cap) {
+		for (int i = t->cap; i < p->cap; i++)	/* (slots the table let go of) */
+			if (p->slot[i].live) {
+				retire(p, in, p->slot[i].inst, now);
+				p->slot[i].live = false;
+			}
+		if ((less = realloc(p->slot, (size_t)t->cap * sizeof *less)) != NULL) {
+			p->slot = less;
+			p->cap = t->cap;
+		}
+	}
+	if ((p->culled += culled) >= CULLS_TO_GIVE_BACK) {
+		pmdaCacheOp(in, PMDA_CACHE_REORG);
+		malloc_trim(0);
+		p->culled = 0;
+	}
+}
+
+static void publish(struct publisher *p, double now)
+{
+	const struct sched_table *t = sched_table_of(p->serial);
+	pmInDom in = indom(p->serial);
+	bool waiting = false;
+
+	give_back(p, in, t, now, cull_retired(p, in, now));
+	if (t->changes == p->changes && p->cap >= t->cap && !p->waiting)
+		return;
+	if (t->cap > p->cap) {
+		struct published *grown = realloc(p->slot, (size_t)t->cap * sizeof *grown);
+		if (grown == NULL)
+			return;		/* tried again at the next pass */
+		memset(grown + p->cap, 0, (size_t)(t->cap - p->cap) * sizeof *grown);
+		p->slot = grown;
+		p->cap = t->cap;
+	}
+	for (int i = 0; i < t->cap; i++) {
+		const struct sched_entry *e = &t->e[i];
+		struct published *q = &p->slot[i];
+
+		if (q->live && (!e->used || e->gen != q->gen)) {
+			retire(p, in, q->inst, now);
+			q->live = false;
+		}
+		if (e->used && !q->live) {
+			int inst = add(p, in, e->name, i, now);
+			if (inst >= 0) {
+				q->inst = inst;
+				q->gen = e->gen;
+				q->live = true;
+			}
+			waiting |= inst == -EAGAIN;
+		}
+	}
+	p->changes = t->changes;
+	p->waiting = waiting;
+}
+
+void sched_publish(double now)
+{
+	for (int i = 0; i < 2; i++)
+		publish(&publishers[i], now);
+}

@@ -53,7 +53,7 @@ extern const struct cluster cpu_cluster, core_cluster, all_cluster, model_cluste
 extern const struct cluster agent_cluster;						/* agent.c */
 extern const struct cluster purr_cpu_cluster, purr_all_cluster, lpar_cluster;	/* power.c */
 extern const struct cluster df_cluster, l3_cluster;					/* amd.c */
-extern const struct cluster proc_cluster, cgroup_cluster;				/* sched.c */
+extern const struct cluster proc_cluster, cgroup_cluster, sched_map_cluster;		/* sched.c */
 extern const struct cluster corectr_cluster, corectr_all_cluster;			/* corectr.c */
 
 /* CLUSTER_AGENT's items, here rather than in agent.c because the store
@@ -80,6 +80,12 @@ const struct amd *amd(void);
 const struct sched_state *sched(void);
 /* The software PURR's table for PROC_INDOM or CGROUP_INDOM. */
 const struct sched_table *sched_table_of(int serial);
+
+/* The software PURR's processes and cgroups as instances (pmda/sched.c),
+ * after each pass; now in monotonic seconds.  The charge maps' instances,
+ * at start. */
+void sched_publish(double now);
+void sched_map_instances(void);
 
 /* An estimated count to the nearest whole one. */
 static inline uint64_t whole(double v)

@@ -259,6 +259,60 @@ static void uneven_windows_keep_bounds_and_left(void **state)
 	sampler_free(&s);
 }
 
+/* cpu5 goes offline and comes back while cpu1, its sibling, is busy all
+ * along (x86-smt2: c(1) = .8, c(2) = .5; a core of one thread is a whole
+ * core).  Each window that holds a step is counted for cpu1, the thread
+ * online throughout, by the make-up after the step, the newcomer idle; its
+ * bounds allow for either make-up: at least c(2) of its busy time, at most
+ * the share of a thread alone in either. */
+static void hotplug_window_counts_the_thread_online_throughout(void **state)
+{
+	static const int both[8] = { 0, 100, 0, 0, 0, 100, 0, 0 };
+	struct sampler s;
+	uint64_t user5, idle5;
+	(void)state;
+
+	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	sampler_pass(&s);		/* baselines */
+	advance(100, both);
+	sampler_pass(&s);
+	assert_float_equal(s.cpu[1].throughput, 500, 1e-9);	/* 1000 ms x c(2) */
+
+	/* cpu5 leaves: /proc/stat drops its line, cpu1's list loses it */
+	user5 = user[5];
+	idle5 = idle[5];
+	user[5] = idle[5] = 0;
+	advance(100, both);
+	fixture_write(CPUDIR "/online", "0-4,6-7\n");
+	fixture_write(CPUDIR "/cpu1/topology/thread_siblings_list", "1\n");
+	assert_int_equal(sampler_pass(&s), 1);
+	assert_float_equal(s.cpu[1].throughput, 500 + 1000, 1e-9);	/* alone: all of it */
+	assert_float_equal(s.cpu[1].lower, 500 + 500, 1e-9);		/* c(2) of 1000 */
+	assert_float_equal(s.cpu[1].upper, 500 + 1000, 1e-9);
+	assert_float_equal(s.core[1].throughput, 1000 + 1000, 1e-9);	/* cpu5 500 before */
+	assert_float_equal(sum_cpus(&s), s.all.throughput, 1e-9);
+
+	/* it comes back, busy with cpu1 from then on: cpu5 has no window yet */
+	user[5] = user5;
+	idle[5] = idle5;
+	advance(100, both);
+	fixture_write(CPUDIR "/online", "0-7\n");
+	fixture_write(CPUDIR "/cpu1/topology/thread_siblings_list", "1,5\n");
+	assert_int_equal(sampler_pass(&s), 1);
+	assert_float_equal(s.cpu[1].throughput, 1500 + 800, 1e-9);	/* c(1), cpu5 idle */
+	assert_float_equal(s.cpu[1].lower, 1000 + 500, 1e-9);
+	assert_float_equal(s.cpu[1].upper, 1500 + 800, 1e-9);
+	assert_float_equal(s.cpu[5].throughput, 500, 1e-9);		/* as it left */
+
+	advance(100, both);		/* an ordinary window again */
+	sampler_pass(&s);
+	assert_float_equal(s.cpu[1].throughput, 2300 + 500, 1e-9);
+	assert_float_equal(s.cpu[5].throughput, 500 + 500, 1e-9);
+	assert_float_equal(s.cpu[1].lower, 1500 + 500, 1e-9);
+	assert_float_equal(sum_cpus(&s), s.all.throughput, 1e-9);
+	sampler_free(&s);
+}
+
 /* Steady state allocates nothing: neither sampling passes nor rereads. */
 static void steady_state_allocates_nothing(void **state)
 {
@@ -301,6 +355,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sampler_windows, make_machine, fixture_teardown),
 		cmocka_unit_test_setup_teardown(uneven_windows_keep_bounds_and_left, make_machine,
 						fixture_teardown),
+		cmocka_unit_test_setup_teardown(hotplug_window_counts_the_thread_online_throughout,
+						make_machine, fixture_teardown),
 		cmocka_unit_test_setup_teardown(steady_state_allocates_nothing, make_machine, fixture_teardown),
 		cmocka_unit_test_setup_teardown(missing_proc_stat_is_reported, make_machine, fixture_teardown),
 	};

@@ -91,23 +91,36 @@ static void note_membership(struct sampler *s)
 
 /*
  * After a rescan, a core whose threads changed (SMT mode change, a CPU
- * offline or back) starts its baselines again: the window that spans the
- * change mixes two make-ups and two tables, so it is not counted.  Other
- * cores carry on.
+ * offline or back) counts the window that holds the change for the threads
+ * online throughout, whose baselines stay: it mixes two make-ups, so its
+ * bounds allow for either (sample_core).  A thread new to the core starts
+ * its baselines then.  Other cores carry on.
  */
 static void restart_changed_cores(struct sampler *s)
 {
+	for (int cpu = 0; cpu < s->topo.ncpus; cpu++)
+		if (s->last_core[cpu] >= 0 && s->topo.core_of[cpu] < 0) {
+			s->departed[cpu] = s->last_core[cpu];
+			s->cpu[cpu].have_prev = false;
+		}
 	for (int i = 0; i < s->topo.ncores; i++) {
 		const struct topo_core *c = &s->topo.cores[i];
 		struct smt_core_values *cv = &s->core[c->first_cpu];
-		int changed = cv->nthreads != c->nthreads;
+		int changed = cv->nthreads != c->nthreads, before = 0;
 
 		for (int t = 0; t < c->nthreads; t++)
 			changed |= s->last_core[c->cpus[t]] != c->first_cpu;
 		if (!changed)
 			continue;
-		for (int t = 0; t < c->nthreads; t++)
-			s->cpu[c->cpus[t]].have_prev = false;
+		for (int t = 0; t < c->nthreads; t++) {
+			int was = s->last_core[c->cpus[t]];
+
+			if (was < 0)
+				s->cpu[c->cpus[t]].have_prev = false;
+			else if (s->core[was].nthreads > before)
+				before = s->core[was].nthreads;
+		}
+		cv->step_threads = before > c->nthreads ? before : c->nthreads;
 		cv->have_level = false;
 	}
 	note_membership(s);
@@ -160,7 +173,11 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 	s->cpu = calloc((size_t)n, sizeof *s->cpu);
 	s->core = calloc((size_t)n, sizeof *s->core);
 	s->last_core = calloc((size_t)n, sizeof *s->last_core);
-	if (s->cpu == NULL || s->core == NULL || s->last_core == NULL)
+	s->departed = malloc((size_t)n * sizeof *s->departed);
+	if (s->departed)
+		for (int cpu = 0; cpu < n; cpu++)
+			s->departed[cpu] = -1;
+	if (s->cpu == NULL || s->core == NULL || s->last_core == NULL || s->departed == NULL)
 		return -ENOMEM;
 	note_membership(s);
 	assign_tables(s);
@@ -196,7 +213,7 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 
 bool sampler_usable(const struct sampler *s)
 {
-	return s->cpu != NULL && s->core != NULL && s->last_core != NULL;
+	return s->cpu != NULL && s->core != NULL && s->last_core != NULL && s->departed != NULL;
 }
 
 void sampler_free(struct sampler *s)
@@ -212,6 +229,7 @@ void sampler_free(struct sampler *s)
 	free(s->cpu);
 	free(s->core);
 	free(s->last_core);
+	free(s->departed);
 	memset(s, 0, sizeof *s);
 }
 
@@ -258,14 +276,16 @@ static void rebase_core(struct sampler *s, const struct topo_core *c)
  *    missing one), or no time passed on /proc/stat's clock (passes within
  *    one USER_HZ tick): the window is held over, baselines stay, and the
  *    next pass covers both, so what a basis counted meanwhile is not lost;
- *  - a thread new to the core, a basis whose baselines cannot serve, or a
- *    counter gone backwards: every baseline of the core starts again from
- *    now, and this one window is not counted.
+ *  - a thread new to the core in a window that holds a change of make-up:
+ *    it has no window (known[i] false), the others' is counted;
+ *  - otherwise a thread new to the core, a basis whose baselines cannot
+ *    serve, or a counter gone backwards: every baseline of the core starts
+ *    again from now, and this one window is not counted.
  */
 static int core_window(struct sampler *s, const struct topo_core *c, struct basis_thread *w,
-		       double *busy, double *window)
+		       double *busy, double *window, bool *known)
 {
-	bool hold = false, restart = false;
+	bool hold = false, restart = false, step = s->core[c->first_cpu].step_threads > 0;
 	double elapsed = 0;
 
 	if (s->basis_turned_on) {	/* its marks were not kept: start again */
@@ -288,7 +308,12 @@ static int core_window(struct sampler *s, const struct topo_core *c, struct basi
 
 		if (!s->stat.seen[cpu] || hold)
 			return 0;
-		if (!v->have_prev || restart) {
+		known[i] = v->have_prev && !restart;
+		busy[i] = window[i] = 0;
+		memset(&w[i], 0, sizeof w[i]);
+		if (!known[i] && step)
+			continue;
+		if (!known[i]) {
 			rebase_core(s, c);
 			return 0;
 		}
@@ -306,7 +331,76 @@ static int core_window(struct sampler *s, const struct topo_core *c, struct basi
 		w[i].busy_ms = busy[i] * s->ms_per_tick;
 		elapsed += window[i];
 	}
+	if (elapsed <= 0 && step) {	/* no thread online throughout */
+		rebase_core(s, c);
+		s->core[c->first_cpu].step_threads = 0;
+	}
 	return elapsed > 0;
+}
+
+/* The first basis, in the table's order, that measured every thread of the
+ * core (*all), or else every known one, into measured[] by thread; NULL
+ * when none did. */
+static const struct source_basis *measure_core(struct sampler *s, const struct topo_core *c,
+					       const struct basis_thread *w, const bool *known,
+					       double *measured, bool *all)
+{
+	int cpus[SMT_MAX_THREADS], at[SMT_MAX_THREADS], n = 0;
+	struct basis_thread kw[SMT_MAX_THREADS];
+	double ms[SMT_MAX_THREADS];
+
+	*all = true;
+	for (int i = 0; i < c->nthreads; i++)
+		*all &= known[i];
+	if (!*all) {	/* a thread new to the core: the basis may know it */
+		for (int k = 0; k < s->nbasis; k++) {
+			int i = s->basis[k];
+			if (s->source[i]->basis->measure(s->state[i], c->cpus, c->nthreads, w,
+							 measured))
+				return s->source[i]->basis;
+		}
+		*all = false;
+	}
+	for (int i = 0; i < c->nthreads; i++)
+		if (known[i]) {
+			cpus[n] = c->cpus[i];
+			kw[n] = w[i];
+			at[n++] = i;
+		}
+	for (int k = 0; k < s->nbasis; k++) {
+		int i = s->basis[k];
+		if (s->source[i]->basis->measure(s->state[i], cpus, n, kw, ms)) {
+			for (int j = 0; j < n; j++)
+				measured[at[j]] = ms[j];
+			return s->source[i]->basis;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A window that holds a change of make-up is credited by the model of the
+ * make-up now, the threads new to the core idle; its bounds allow for
+ * either make-up: at least each thread's busy time at the share of every
+ * thread of the larger busy (c(S) of its table), at most all of it at the
+ * share of one alone.
+ */
+static void step_bounds(const struct sampler *s, const struct smt_core_values *cv,
+			const double *b, int n, struct smt_core_estimate *e)
+{
+	const struct smt_table *wide = smt_table_for(&s->config, &s->cpuinfo, cv->step_threads);
+	double least = smt_thread_share(wide, cv->step_threads);
+	double most = smt_thread_share(wide, 1) > smt_thread_share(cv->table, 1) ?
+		      smt_thread_share(wide, 1) : smt_thread_share(cv->table, 1);
+
+	e->core_lo = e->core_hi = 0;
+	for (int i = 0; i < n; i++) {
+		double lo = b[i] * least, hi = b[i] * most;
+		e->lo[i] = lo < e->est[i] ? lo : e->est[i];
+		e->hi[i] = hi > e->est[i] ? hi : e->est[i];
+		e->core_lo += e->lo[i];
+		e->core_hi += e->hi[i];
+	}
 }
 
 static void sample_core(struct sampler *s, const struct topo_core *c)
@@ -314,21 +408,18 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	struct basis_thread w[SMT_MAX_THREADS];
 	double b[SMT_MAX_THREADS], busy[SMT_MAX_THREADS], window[SMT_MAX_THREADS];
 	double measured[SMT_MAX_THREADS];
+	bool known[SMT_MAX_THREADS], all;
 	struct smt_core_values *cv = &s->core[c->first_cpu];
-	const struct source_basis *use = NULL;
+	const struct source_basis *use;
 	struct smt_core_estimate e;
 	double mean_window = 0, level = 0;
-	int n = c->nthreads;
+	int n = c->nthreads, nknown = 0;
 
-	if (!core_window(s, c, w, busy, window))
+	if (!core_window(s, c, w, busy, window, known))
 		return;
 	/* The first basis, in the table's order, that measured every thread;
 	 * then what each derives from the window; then the next one begins. */
-	for (int k = 0; k < s->nbasis && !use; k++) {
-		int i = s->basis[k];
-		if (s->source[i]->basis->measure(s->state[i], c->cpus, n, w, measured))
-			use = s->source[i]->basis;
-	}
+	use = measure_core(s, c, w, known, measured, &all);
 	for (int k = 0; k < s->nbasis; k++) {
 		int i = s->basis[k];
 		if (s->source[i]->basis->counted)
@@ -337,10 +428,16 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	rebase_core(s, c);
 	for (int i = 0; i < n; i++) {
 		b[i] = window[i] > 0 ? busy[i] / window[i] : 0;
-		mean_window += window[i] / n;
-		level += b[i] > 1 ? 1 : b[i];
+		nknown += known[i];
 	}
+	for (int i = 0; i < n; i++)
+		if (known[i]) {
+			mean_window += window[i] / nknown;
+			level += b[i] > 1 ? 1 : b[i];
+		}
 	smt_estimate_core(cv->table, b, n, &e);
+	if (cv->step_threads)
+		step_bounds(s, cv, b, n, &e);
 
 	/* A core's estimate is the sum of its threads' (each over its own
 	 * window); its bounds and capacity are the core's own, over the mean.
@@ -352,6 +449,8 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 		struct smt_cpu_values *v = &s->cpu[c->cpus[i]];
 		double ms = window[i] * s->ms_per_tick, m = e.est[i] * ms;
 
+		if (!known[i] && !(use && all))
+			continue;
 		model += m;
 		v->busy += w[i].busy_ms;
 		v->elapsed += ms;
@@ -381,6 +480,7 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 		lo = est * e.core_lo / e.core_est;
 		hi = est * e.core_hi / e.core_est;
 	}
+	cv->step_threads = 0;
 	cv->have_error = use != NULL;
 	cv->source = use ? use->name : "model";
 	cv->model_cpu += model;
@@ -402,6 +502,48 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	s->all.capacity_left += left;
 }
 
+/*
+ * A CPU gone offline since the last pass: /proc/stat has no line for it any
+ * more, but a measured basis may have read its clock as it went.  Its last
+ * stretch then counts for it, its old core and the machine, and is carried
+ * as used against that core's next window (a core that lives on).
+ */
+static void count_departed(struct sampler *s)
+{
+	for (int cpu = 0; cpu < s->topo.ncpus; cpu++) {
+		struct smt_core_values *cv;
+		struct basis_thread w;
+		int old = s->departed[cpu];
+		double ms;
+
+		if (old < 0)
+			continue;
+		s->departed[cpu] = -1;
+		if (s->basis_turned_on)		/* (its marks were not kept) */
+			continue;
+		memset(&w, 0, sizeof w);
+		for (int k = 0; k < s->nbasis; k++) {
+			int i = s->basis[k];
+			if (!s->source[i]->basis->measure(s->state[i], &cpu, 1, &w, &ms))
+				continue;
+			s->cpu[cpu].throughput += ms;
+			s->cpu[cpu].lower += ms;
+			s->cpu[cpu].upper += ms;
+			cv = &s->core[old];
+			cv->throughput += ms;
+			cv->lower += ms;
+			cv->upper += ms;
+			if (s->topo.core_of[old] >= 0 &&
+			    s->topo.cores[s->topo.core_of[old]].first_cpu == old)
+				cv->over += ms;
+			s->all.throughput += ms;
+			s->all.lower += ms;
+			s->all.upper += ms;
+			break;
+		}
+	}
+}
+
 int sampler_pass(struct sampler *s)
 {
 	double start = mono_seconds();
@@ -419,6 +561,8 @@ int sampler_pass(struct sampler *s)
 		if (s->state[i] && !s->stopped[i])
 			s->source[i]->read(&s->ctx[i], s->state[i], changed);
 	find_bases(s);
+	if (changed)
+		count_departed(s);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
 		if (sts == -EFBIG)
 			sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: its per-CPU "

@@ -42,6 +42,9 @@ struct smt_core_values {
 	double level;				/* mean busy threads, last window */
 	const struct smt_table *table;
 	int nthreads;				/* threads at the last pass */
+	/* The window under way holds a change of make-up (a CPU offline or
+	 * back): the most threads the core had across it, else 0. */
+	int step_threads;
 	bool counted;				/* at least one window counted */
 	bool have_level;			/* level is from the current make-up */
 	double model_cpu;			/* the model's estimate, ms, cumulative */
@@ -69,6 +72,7 @@ struct sampler {
 	struct smt_cpu_values *cpu;	/* [topo.ncpus] */
 	struct smt_core_values *core;	/* [topo.ncpus], by the core's first CPU */
 	int *last_core;			/* [topo.ncpus] first CPU of each CPU's core, last pass */
+	int *departed;			/* [topo.ncpus] the core a CPU left offline this pass, else -1 */
 	struct smt_totals all;
 	const struct sampler_source *source[SOURCE_MAX];	/* sampler_sources, as of init */
 	int nsources;

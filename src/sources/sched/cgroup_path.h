@@ -14,10 +14,14 @@
 /* Where cgroup2 is mounted, from /proc/self/mountinfo; -ENOENT if nowhere. */
 int cgroup2_mount(char *dir, size_t size);
 
-/* The path of cgroup id below mount; -ENOENT when there is none (gone). */
+/* The path of cgroup id below mount; -ENOENT when there is none (gone).
+ * By the kernel's file handle for the id where it gives one (root, or
+ * CAP_DAC_READ_SEARCH), else by walking the tree. */
 int cgroup_path_of(const char *mount, uint64_t id, char *path, size_t size);
 
-/* 1 if path below mount is still cgroup id. */
-int cgroup_path_is(const char *mount, const char *path, uint64_t id);
+/* Whether cgroup id still exists, mount_fd being the mount's directory
+ * open: 1 gone, 0 there, -errno when the kernel will not say by handle
+ * (then cgroup_path_of's -ENOENT is the answer). */
+int cgroup_gone(int mount_fd, uint64_t id);
 
 #endif

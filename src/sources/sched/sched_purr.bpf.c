@@ -20,9 +20,18 @@ char LICENSE[] SEC("license") = "GPL";
 
 struct kernfs_node {
 	__u64 id;
+	const char *name;
+} __attribute__((preserve_access_index));
+
+struct cgroup;
+
+struct cgroup_subsys_state {
+	struct cgroup *cgroup;
+	struct cgroup_subsys_state *parent;
 } __attribute__((preserve_access_index));
 
 struct cgroup {
+	struct cgroup_subsys_state self;
 	struct kernfs_node *kn;
 } __attribute__((preserve_access_index));
 
@@ -69,19 +78,29 @@ struct {
 	__type(value, struct sp_core);
 } cores SEC(".maps");
 
+/* Plain hashes, not LRU: a full map refuses a newcomer (counted in
+ * refused[]) rather than evicting a long-lived process's charges; the
+ * loader retires what has ended. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
 	__type(value, struct sp_task);
 } tasks SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u64);
 	__type(value, struct sp_cgroup);
 } cgroups SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SP_NMAPS);
+	__type(key, __u32);
+	__type(value, struct sp_refused);
+} refused SEC(".maps");
 
 /* dt x c, c = share / 2^16, without overflow for any dt. */
 static __always_inline __u64 scale(__u64 dt, __u32 share)
@@ -91,21 +110,56 @@ static __always_inline __u64 scale(__u64 dt, __u32 share)
 }
 
 /* comm: the leader's name for a new entry, 0 where the task is not at hand */
+/* A charge map had no room for: counted, entries only for a newcomer. */
+static __always_inline void refuse(__u32 map, __u64 entries, __u64 clock, __u64 busy)
+{
+	struct sp_refused *r = bpf_map_lookup_elem(&refused, &map);
+
+	if (r) {
+		r->entries += entries;
+		r->clock += clock;
+		r->busy += busy;
+	}
+}
+
+/* gone: the process's last thread is switching out for the last time (an
+ * entry made now, after sched_process_exit, would otherwise never be
+ * known to have ended). */
 static __always_inline void charge_task(const char *comm, __u32 tgid, __u64 start, __u64 clock,
-					__u64 busy)
+					__u64 busy, _Bool gone)
 {
 	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
 
 	if (t && t->start == start) {
 		__sync_fetch_and_add(&t->clock, clock);
 		__sync_fetch_and_add(&t->busy, busy);
+		if (gone && !t->exited)
+			t->exited = bpf_ktime_get_ns();
 		return;
 	}
 	/* New, or a new process under a PID reused: start it afresh. */
-	struct sp_task fresh = { .clock = clock, .busy = busy, .start = start };
+	struct sp_task fresh = { .clock = clock, .busy = busy, .start = start,
+				 .exited = gone ? bpf_ktime_get_ns() : 0 };
 	if (comm)
 		bpf_probe_read_kernel_str(fresh.comm, sizeof fresh.comm, comm);
-	bpf_map_update_elem(&tasks, &tgid, &fresh, BPF_ANY);
+	if (bpf_map_update_elem(&tasks, &tgid, &fresh, BPF_ANY) != 0)
+		refuse(SP_MAP_TASKS, 1, clock, busy);
+}
+
+/* A new cgroup's entry names it while it can: the task at hand is the one
+ * that ran, and is normally still in the cgroup it ran in. */
+static __always_inline void name_cgroup(struct sp_cgroup *g, __u64 id)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct cgroup *cg = task->cgroups->dfl_cgrp;
+	struct cgroup_subsys_state *up;
+
+	if (cg->kn->id != id)
+		return;
+	bpf_probe_read_kernel_str(g->name, sizeof g->name, cg->kn->name);
+	up = cg->self.parent;
+	if (up)
+		g->parent = up->cgroup->kn->id;
 }
 
 static __always_inline void charge_cgroup(__u64 id, __u64 clock, __u64 busy)
@@ -114,18 +168,23 @@ static __always_inline void charge_cgroup(__u64 id, __u64 clock, __u64 busy)
 
 	if (!g) {
 		struct sp_cgroup fresh = { .clock = clock, .busy = busy };
+
+		name_cgroup(&fresh, id);
 		if (bpf_map_update_elem(&cgroups, &id, &fresh, BPF_NOEXIST) == 0)
 			return;
-		if (!(g = bpf_map_lookup_elem(&cgroups, &id)))
+		if (!(g = bpf_map_lookup_elem(&cgroups, &id))) {
+			refuse(SP_MAP_CGROUPS, 1, clock, busy);
 			return;
+		}
 	}
 	__sync_fetch_and_add(&g->clock, clock);
 	__sync_fetch_and_add(&g->busy, busy);
 }
 
 /* A CPU's pending charge into the maps.  Its process was charged (so made
- * an entry) when it began pending: one no longer there, or a new process
- * under its PID, was evicted or retired, and is not made again. */
+ * an entry) when it began pending: one no longer there had no room, or was
+ * retired after it ended, or its PID was taken since, and is not made
+ * again; the charge counts as refused. */
 static __always_inline void flush(const struct sp_pending *p)
 {
 	__u32 tgid = p->tgid;
@@ -134,6 +193,8 @@ static __always_inline void flush(const struct sp_pending *p)
 	if (t && t->start == p->start) {
 		__sync_fetch_and_add(&t->clock, p->clock);
 		__sync_fetch_and_add(&t->busy, p->busy);
+	} else {	/* (or its PID went to a new process meanwhile) */
+		refuse(SP_MAP_TASKS, 0, p->clock, p->busy);
 	}
 	charge_cgroup(p->cgroup, p->clock, p->busy);
 }
@@ -146,6 +207,7 @@ struct spell {
 	struct sp_pending out;	/* a pending charge to flush into the maps */
 	__u32 tgid;
 	_Bool direct;		/* charge the spell straight to the maps */
+	_Bool gone;		/* its process's last thread is exiting */
 };
 
 /* Under the core's lock: acc brought up to now; returns the busy threads
@@ -229,7 +291,7 @@ static __always_inline void charge(const struct spell *s, const char *comm)
 	if (s->out.busy)
 		flush(&s->out);
 	if (s->direct) {
-		charge_task(comm, s->tgid, s->start, s->clock, s->busy);
+		charge_task(comm, s->tgid, s->start, s->clock, s->busy, s->gone);
 		charge_cgroup(s->cgroup, s->clock, s->busy);
 	}
 }
@@ -285,6 +347,7 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	}
 	if (ran) {
 		s.tgid = prev->tgid;
+		s.gone = prev->signal->live.counter == 0;
 		leader = prev->group_leader;
 		s.start = leader->start_time;
 		/* the cgroup noted when its spell began (a task moved meanwhile

@@ -95,6 +95,7 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
 
 	memset(sp, 0, sizeof *sp);
 	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
+	sp->refused_fd = -1;
 	libbpf_set_print(libbpf_to_log);
 	verdict[0] = '\0';
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
@@ -104,10 +105,13 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
 	}
 	if (ncpus <= 0)
 		ncpus = 1;
+	if ((sp->npossible = libbpf_num_possible_cpus()) <= 0)
+		sp->npossible = ncpus;
+	sp->refused = calloc((size_t)sp->npossible, sizeof *sp->refused);
 	sp->core = calloc((size_t)ncpus, sizeof *sp->core);
 	sp->keys = calloc((size_t)ncpus + 1, sizeof *sp->keys);
 	sp->shares = calloc((size_t)ncpus, sizeof *sp->shares);
-	if (sp->core == NULL || sp->keys == NULL || sp->shares == NULL ||
+	if (sp->core == NULL || sp->keys == NULL || sp->shares == NULL || sp->refused == NULL ||
 	    cpusweep_init(&sp->sweep, ncpus) < 0) {
 		snprintf(why, whylen, "out of memory for the software PURR's %d CPUs", ncpus);
 		err = -ENOMEM;
@@ -134,6 +138,7 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
 	sp->cores_fd = bpf_map__fd(skel->maps.cores);
 	sp->tasks_fd = bpf_map__fd(skel->maps.tasks);
 	sp->cgroups_fd = bpf_map__fd(skel->maps.cgroups);
+	sp->refused_fd = bpf_map__fd(skel->maps.refused);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		sp->keys[cpu] = (__u32)cpu;
 		if ((err = sched_purr_map_cpu(sp, cpu, -1, 0)) < 0) {
@@ -159,9 +164,11 @@ void sched_purr_close(struct sched_purr *sp)
 	free(sp->core);
 	free(sp->keys);
 	free(sp->shares);
+	free(sp->refused);
 	cpusweep_free(&sp->sweep);
 	memset(sp, 0, sizeof *sp);
 	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
+	sp->refused_fd = -1;
 }
 
 int sched_purr_map_cpu(struct sched_purr *sp, int cpu, int core, int slot)
@@ -327,6 +334,27 @@ int sched_purr_each_cgroup(struct sched_purr *sp,
 {
 	struct cgroup_visit v = { sp, fn, arg };
 	return each_entry(sp->cgroups_fd, sp->cgroup_key, sp->cgroup, visit_cgroup, &v);
+}
+
+int sched_purr_refused(struct sched_purr *sp, enum sp_map map, struct sp_refused *sum)
+{
+	__u32 key = (__u32)map;
+
+	memset(sum, 0, sizeof *sum);
+	if (bpf_map_lookup_elem(sp->refused_fd, &key, sp->refused))
+		return -errno;
+	for (int cpu = 0; cpu < sp->npossible; cpu++) {
+		sum->entries += sp->refused[cpu].entries;
+		sum->clock += sp->refused[cpu].clock;
+		sum->busy += sp->refused[cpu].busy;
+	}
+	return 0;
+}
+
+uint32_t sched_purr_capacity(const struct sched_purr *sp, enum sp_map map)
+{
+	const struct bpf_map *m = map == SP_MAP_TASKS ? sp->skel->maps.tasks : sp->skel->maps.cgroups;
+	return bpf_map__max_entries(m);
 }
 
 void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid)

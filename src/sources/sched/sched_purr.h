@@ -24,7 +24,9 @@ struct sched_purr_bpf;
 struct sched_purr {
 	struct sched_purr_bpf *skel;
 	int ncpus;			/* entries of cpus[], shares[] and cores[] */
-	int cpus_fd, shares_fd, cores_fd, tasks_fd, cgroups_fd;
+	int cpus_fd, shares_fd, cores_fd, tasks_fd, cgroups_fd, refused_fd;
+	int npossible;			/* the kernel's possible CPUs: refused[]'s values */
+	struct sp_refused *refused;	/* [npossible]: one entry of refused[] as read */
 	struct sp_core *core;		/* [ncpus]: cores[] as read by sched_purr_read_cores */
 	__u32 *keys;			/* [ncpus]: 0 .. ncpus-1, and the batch cursor */
 	struct sp_shares *shares;	/* [ncpus]: what shares[] holds */
@@ -59,7 +61,8 @@ int sched_purr_reset_core(struct sched_purr *sp, int core);
  * Returns the CPUs it ran on, or -errno (cpusweep_run). */
 int sched_purr_sweep(struct sched_purr *sp, const int *cpus, int n);
 
-/* Reads cores[] whole, each core under its lock, into sp->core[]. */
+/* Reads cores[] whole, each core under its lock, into sp->core[]: the
+ * entries read, or -errno. */
 int sched_purr_read_cores(struct sched_purr *sp);
 
 /* Thread slot's clocks as of sp->now, the spell under way included, and
@@ -74,6 +77,13 @@ int sched_purr_each_task(struct sched_purr *sp,
 			 void (*fn)(void *arg, uint32_t tgid, const struct sp_task *t), void *arg);
 int sched_purr_each_cgroup(struct sched_purr *sp,
 			   void (*fn)(void *arg, uint64_t id, const struct sp_cgroup *g), void *arg);
+
+/* What map (enum sp_map) had no room for, summed over the CPUs; -errno
+ * when it cannot be read. */
+int sched_purr_refused(struct sched_purr *sp, enum sp_map map, struct sp_refused *sum);
+
+/* How many entries map can hold. */
+uint32_t sched_purr_capacity(const struct sched_purr *sp, enum sp_map map);
 
 /* Forgets a process or cgroup the caller has retired. */
 void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid);

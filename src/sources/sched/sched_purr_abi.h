@@ -19,6 +19,7 @@
 #define SP_SHARE_SHIFT 16	/* c(k) is passed as c(k) x 2^16 */
 #define SP_NO_CORE 0xffffffffu
 #define SP_COMM_LEN 16		/* TASK_COMM_LEN */
+#define SP_CGROUP_NAME_LEN 64	/* a cgroup's directory name, as far as kept */
 /* A CPU's pending charge goes to the maps once it holds this much busy
  * time, or is this old when its CPU goes idle. */
 #define SP_FLUSH_NS 10000000ull
@@ -87,6 +88,20 @@ struct sp_task {
 struct sp_cgroup {
 	__u64 clock;
 	__u64 busy;
+	/* As the program first charged it, for naming one already removed
+	 * when the loader first reads it: its parent's id and its directory's
+	 * name ("" when the task at hand was not in it). */
+	__u64 parent;
+	char name[SP_CGROUP_NAME_LEN];
+};
+
+/* refused[map]: what could not be charged because the map was full (the
+ * maps are plain hashes, so nothing already there is ever evicted). */
+enum sp_map { SP_MAP_TASKS, SP_MAP_CGROUPS, SP_NMAPS };
+
+struct sp_refused {
+	__u64 entries;		/* new entries the map had no room for */
+	__u64 clock, busy;	/* calibrated and raw ns those charges held */
 };
 
 #endif

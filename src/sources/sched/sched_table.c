@@ -33,6 +33,39 @@ int sched_table_find(const struct sched_table *t, uint64_t key)
 	}
 }
 
+/* The free slots are a min-heap: the lowest is taken first, so those in use
+ * gather at the bottom and the table can shrink once a crowd has gone. */
+static void free_push(struct sched_table *t, int slot)
+{
+	int i = t->nfree++;
+
+	while (i > 0 && t->free[(i - 1) / 2] > slot) {
+		t->free[i] = t->free[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	t->free[i] = slot;
+}
+
+static int free_pop(struct sched_table *t)
+{
+	int top = t->free[0], last = t->free[--t->nfree], i = 0;
+
+	for (;;) {
+		int c = 2 * i + 1;
+		if (c >= t->nfree)
+			break;
+		if (c + 1 < t->nfree && t->free[c + 1] < t->free[c])
+			c++;
+		if (t->free[c] >= last)
+			break;
+		t->free[i] = t->free[c];
+		i = c;
+	}
+	if (t->nfree > 0)
+		t->free[i] = last;
+	return top;
+}
+
 static void index_insert(struct sched_table *t, int slot)
 {
 	unsigned h = hash(t->e[slot].key, t->icap);
@@ -42,33 +75,55 @@ static void index_insert(struct sched_table *t, int slot)
 	t->index[h] = slot + 1;
 }
 
-/* Doubles the table; the index is rebuilt at its new size. */
-static int grow(struct sched_table *t)
+/* The table at cap slots (more or fewer: only free ones go); the free
+ * heap and the index are rebuilt at the new size. */
+static int resize(struct sched_table *t, int cap)
 {
-	int cap = t->cap ? 2 * t->cap : 256, icap = 4 * cap;
-	struct sched_entry *e = realloc(t->e, (size_t)cap * sizeof *e);
-	int *fr, *ix;
+	int icap = 4 * cap, *fr, *ix;
+	struct sched_entry *e;
 
-	if (e == NULL)
-		return -ENOMEM;
-	t->e = e;
-	if ((fr = realloc(t->free, (size_t)cap * sizeof *fr)) == NULL)
-		return -ENOMEM;
-	t->free = fr;
 	if ((ix = calloc((size_t)icap, sizeof *ix)) == NULL)
 		return -ENOMEM;
-	memset(t->e + t->cap, 0, (size_t)(cap - t->cap) * sizeof *e);
-	/* New slots go on the stack highest first, so the lowest is taken next. */
-	for (int i = cap - 1; i >= t->cap; i--)
-		t->free[t->nfree++] = i;
+	if ((e = realloc(t->e, (size_t)cap * sizeof *e)) == NULL) {
+		free(ix);
+		return -ENOMEM;
+	}
+	t->e = e;
+	if ((fr = realloc(t->free, (size_t)cap * sizeof *fr)) == NULL) {
+		free(ix);
+		return -ENOMEM;	/* (a shrink keeps the larger free heap) */
+	}
+	t->free = fr;
+	if (cap > t->cap)
+		memset(t->e + t->cap, 0, (size_t)(cap - t->cap) * sizeof *e);
 	free(t->index);
 	t->index = ix;
 	t->icap = icap;
 	t->cap = cap;
+	t->nfree = 0;
 	for (int i = 0; i < cap; i++)
 		if (t->e[i].used)
 			index_insert(t, i);
+		else
+			t->free[t->nfree++] = i;	/* ascending: already a heap */
 	return 0;
+}
+
+static int grow(struct sched_table *t)
+{
+	return resize(t, t->cap ? 2 * t->cap : 256);
+}
+
+bool sched_table_shrink(struct sched_table *t)
+{
+	int top = -1;
+
+	for (int i = t->cap - 1; i >= 0 && top < 0; i--)
+		if (t->e[i].used)
+			top = i;
+	if (t->cap <= 256 || top + 1 > t->cap / 4)
+		return false;
+	return resize(t, t->cap / 2) == 0;
 }
 
 int sched_table_claim(struct sched_table *t, uint64_t key)
@@ -79,7 +134,7 @@ int sched_table_claim(struct sched_table *t, uint64_t key)
 
 	if (t->nfree == 0 && (sts = grow(t)) < 0)
 		return sts;
-	slot = t->free[--t->nfree];
+	slot = free_pop(t);
 	e = &t->e[slot];
 	gen = e->gen + 1;
 	memset(e, 0, sizeof *e);
@@ -92,14 +147,12 @@ int sched_table_claim(struct sched_table *t, uint64_t key)
 	return slot;
 }
 
-void sched_table_release(struct sched_table *t, int slot)
+/* Takes slot out of the index.  Linear probing: later members of its run
+ * move back into the gap, so lookups need no tombstones. */
+static void index_remove(struct sched_table *t, int slot)
 {
 	unsigned mask = (unsigned)(t->icap - 1), h, gap;
 
-	if (slot < 0 || slot >= t->cap || !t->e[slot].used)
-		return;
-	/* Linear probing: take the slot out and move later members of its run
-	 * back into the gap, so lookups need no tombstones. */
 	for (h = hash(t->e[slot].key, t->icap); t->index[h] != slot + 1; h = (h + 1) & mask)
 		;
 	gap = h;
@@ -113,9 +166,36 @@ void sched_table_release(struct sched_table *t, int slot)
 			gap = h;
 		}
 	}
+}
+
+void sched_table_rekey(struct sched_table *t, int slot, uint64_t key)
+{
+	if (slot < 0 || slot >= t->cap || !t->e[slot].used)
+		return;
+	index_remove(t, slot);
+	t->e[slot].key = key;
+	index_insert(t, slot);
+}
+
+void sched_table_release(struct sched_table *t, int slot)
+{
+	if (slot < 0 || slot >= t->cap || !t->e[slot].used)
+		return;
+	index_remove(t, slot);
 	t->e[slot].used = false;
 	t->e[slot].gen++;
-	t->free[t->nfree++] = slot;
+	free_push(t, slot);
 	t->used--;
 	t->changes++;
+}
+
+int sched_table_same_word(const struct sched_table *t, int slot, const char *name)
+{
+	size_t n = strcspn(name, " ");
+
+	for (int i = 0; i < t->cap; i++)
+		if (i != slot && t->e[i].used && strcspn(t->e[i].name, " ") == n &&
+		    strncmp(t->e[i].name, name, n) == 0)
+			return i;
+	return -1;
 }

@@ -2,7 +2,8 @@
  * What the software PURR has charged to each process or cgroup, as the
  * PMDA serves it: one slot per key (a process's PID, a cgroup's id), found
  * through an open-addressing index.  The arrays grow as processes appear and
- * are reused as they go, so a steady set of processes allocates nothing.
+ * are reused as they go, lowest first, so a steady set of processes
+ * allocates nothing, and they shrink again once a crowd has gone.
  */
 #ifndef SMTCPU_SCHED_TABLE_H
 #define SMTCPU_SCHED_TABLE_H
@@ -21,6 +22,7 @@ struct sched_entry {
 	uint64_t clock, busy;	/* calibrated and raw ns, cumulative, never backwards */
 	uint64_t read_clock, read_busy;	/* this pass's reading */
 	uint64_t exited;	/* when it ended (CLOCK_MONOTONIC ns), 0 while it lives */
+	bool ghost;		/* ended, its key taken by another: kept, not read */
 	char name[SCHED_NAME_MAX];	/* the instance name */
 };
 
@@ -44,5 +46,16 @@ int sched_table_find(const struct sched_table *t, uint64_t key);
 int sched_table_claim(struct sched_table *t, uint64_t key);
 
 void sched_table_release(struct sched_table *t, int slot);
+
+/* Halves the table when all it holds fits in its lowest quarter (slots
+ * keep their numbers); true if it did. */
+bool sched_table_shrink(struct sched_table *t);
+
+/* The slot holds the same entry under another key (not in the table). */
+void sched_table_rekey(struct sched_table *t, int slot, uint64_t key);
+
+/* Another slot in use whose name's first word (up to a space, which PCP
+ * takes for an instance's unique part) is name's, or -1. */
+int sched_table_same_word(const struct sched_table *t, int slot, const char *name);
 
 #endif

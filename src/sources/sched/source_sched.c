@@ -1,10 +1,12 @@
 #include "source_sched.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgroup_path.h"
 #include "highwater.h"
@@ -32,19 +34,79 @@ static bool core_changed(const struct sched_state *st, const struct topo_core *c
 	return false;
 }
 
+/* Adds a CPU's growth since its last reading to its clocks; false where they
+ * started again (the caller starts counting from this reading). */
+static bool add_reading(struct sched_state *st, int cpu, uint64_t clock, uint64_t busy)
+{
+	uint64_t dc = highwater_advance(&st->last_clock[cpu], clock, SCHED_BACK_SLACK_NS);
+	uint64_t db = highwater_advance(&st->last_busy[cpu], busy, SCHED_BACK_SLACK_NS);
+
+	if (dc == HIGHWATER_RESTARTED || db == HIGHWATER_RESTARTED) {
+		smt_log_once(SMT_LOG_WARNING, "cpu%d: the software PURR's clocks went back over a "
+			     "second; counting starts again from the new values", cpu);
+		return false;
+	}
+	st->clk[cpu].clock += dc;
+	st->clk[cpu].busy += db;
+	return true;
+}
+
+/*
+ * Before the program starts a changed core afresh, each of its CPUs that
+ * was counted and stays online adds what its clock grew since the last
+ * reading, and then counts from 0 on the new core; one gone offline adds
+ * its last stretch, and is read for this pass (the sampler counts it as it
+ * leaves).  So a window that holds a CPU going offline or back loses
+ * nothing.  The first sweep has just closed the spells under way.
+ * cpus[0, staying) stay online; the rest of the n go.
+ */
+static void fold_before_reset(struct sched_state *st, const int *cpus, int staying, int n)
+{
+	bool read = sched_purr_read_cores(&st->sp) >= 0;
+
+	for (int i = 0; i < n; i++) {
+		int cpu = cpus[i];
+		uint64_t clock, busy, sc, sb;
+
+		if (!read || st->core_of[cpu] < 0 || !st->have_last[cpu]) {
+			st->have_last[cpu] = false;
+			st->clk[cpu].win_ok = false;
+			continue;
+		}
+		sched_purr_thread_now(&st->sp, st->core_of[cpu], st->slot_of[cpu], &clock, &busy,
+				      &sc, &sb);
+		/* A CPU gone runs nothing: a spell its slot still has under way
+		 * is a switch to idle the kernel did not trace as it went, and
+		 * no process is charged for it either. */
+		if (i >= staying) {
+			clock -= sc;
+			busy -= sb;
+		}
+		if (!add_reading(st, cpu, clock, busy)) {
+			st->have_last[cpu] = false;
+			st->clk[cpu].win_ok = false;	/* (what it counted is not known) */
+			continue;
+		}
+		if (i >= staying)
+			st->clk[cpu].fresh = st->clk[cpu].read = true;
+	}
+}
+
 /* Tells the program which CPUs make each core.  A core whose threads
  * changed starts afresh: its CPUs are swept first, so the spells under way
- * there are charged under the old make-up rather than lost with it, then
- * again, so each thread learns whether it is busy; the per-CPU readings of
- * those CPUs start a new baseline. */
+ * there are charged under the old make-up rather than lost with it, and
+ * their clocks read (fold_before_reset), then again, so each thread learns
+ * whether it is busy. */
 static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 {
-	int nsweep = 0, err = 0, sts;
+	int nsweep = 0, ngoing = 0, err = 0, sts;
 
 	memset(st->mapped, 0, (size_t)st->ncpus * sizeof *st->mapped);
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
 		if (st->core_of[cpu] >= 0)
 			st->mapped[st->core_of[cpu]]++;
+		else		/* (what a CPU that went before was read as) */
+			st->clk[cpu].fresh = st->clk[cpu].read = false;
 	for (int i = 0; i < ctx->topo->ncores; i++) {
 		const struct topo_core *c = &ctx->topo->cores[i];
 
@@ -54,6 +116,11 @@ static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 	}
 	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
 		err = sts;
+	for (int cpu = 0; cpu < st->ncpus; cpu++)
+		if (!ctx->topo->online[cpu] && st->core_of[cpu] >= 0)
+			st->scratch[nsweep + ngoing++] = cpu;
+	if (nsweep + ngoing > 0)
+		fold_before_reset(st, st->scratch, nsweep, nsweep + ngoing);
 	for (int i = 0; i < ctx->topo->ncores; i++) {
 		const struct topo_core *c = &ctx->topo->cores[i];
 
@@ -63,13 +130,22 @@ static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 			continue;
 		if ((sts = sched_purr_reset_core(&st->sp, c->first_cpu)) < 0)
 			err = sts;
+		/* The core starts afresh: its threads' clocks count from 0.  One
+		 * new to it is measured from here (a continuing one's window, its
+		 * growth folded, goes on). */
 		for (int t = 0; t < c->nthreads; t++) {
 			int cpu = c->cpus[t];
 			if ((sts = sched_purr_map_cpu(&st->sp, cpu, c->first_cpu, t)) < 0)
 				err = sts;
+			if (!st->have_last[cpu]) {
+				st->clk[cpu].win_clock = st->clk[cpu].clock;
+				st->clk[cpu].win_ok = true;
+			}
+			st->have_last[cpu] = true;
+			st->last_clock[cpu] = st->last_busy[cpu] = 0;
+			st->last_missed[cpu] = 0;
 			st->core_of[cpu] = c->first_cpu;
 			st->slot_of[cpu] = t;
-			st->have_last[cpu] = false;
 		}
 	}
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
@@ -154,6 +230,8 @@ static int sched_source_init(const struct source_ctx *ctx, void *state)
 	if ((sts = sched_purr_open(&st->sp, n, why, sizeof why)) < 0)
 		return stay_off(ctx, st, why);
 	st->on = true;
+	for (int m = 0; m < SP_NMAPS; m++)
+		st->maps[m].capacity = sched_purr_capacity(&st->sp, (enum sp_map)m);
 	if (cgroup2_mount(st->cgroup_mount, sizeof st->cgroup_mount) < 0)
 		st->cgroup_mount[0] = '\0';
 	status(ctx, "%s", "ok");
@@ -172,43 +250,86 @@ static void sched_source_sync(const struct source_ctx *ctx, void *state)
 /* The process's instance name as the proc PMDA makes it: the PID in six
  * digits, then the command line's first word, or "(comm)" for a kernel
  * thread or a process already gone. */
-static void name_process(struct sched_entry *e, uint32_t pid, const char *comm)
+static void name_process(struct sched_state *st, int slot, uint32_t pid, const char *comm,
+			 uint64_t ghost)
 {
-	char cmd[SCHED_NAME_MAX];
+	struct sched_entry *e = &st->procs.e[slot];
+	char cmd[SCHED_NAME_MAX], word[32];
 	ssize_t len = sr_read_small(cmd, sizeof cmd, "/proc/%u/cmdline", pid);
-	size_t word;
+	size_t end;
 
 	if (len == -EFBIG)	/* a longer command line: its first word is here */
 		len = (ssize_t)strlen(cmd);
-	word = len > 0 ? strnlen(cmd, (size_t)len) : 0;
+	end = len > 0 ? strnlen(cmd, (size_t)len) : 0;
 
-	cmd[word < sizeof cmd ? word : sizeof cmd - 1] = '\0';
+	cmd[end < sizeof cmd ? end : sizeof cmd - 1] = '\0';
 	cmd[strcspn(cmd, " ")] = '\0';
 	for (char *p = cmd; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = ' ';
-	if (cmd[0])
-		snprintf(e->name, sizeof e->name, "%06u %s", pid, cmd);
+	/* PCP takes the first word as unique: one that took the PID of a
+	 * process still served (a ghost) is PID:G, G that ghost's number. */
+	if (ghost)
+		snprintf(word, sizeof word, "%06u:%llu", pid, (unsigned long long)ghost);
 	else
-		snprintf(e->name, sizeof e->name, "%06u (%.*s)", pid, SP_COMM_LEN, comm);
+		snprintf(word, sizeof word, "%06u", pid);
+	if (cmd[0])
+		snprintf(e->name, sizeof e->name, "%s %s", word, cmd);
+	else
+		snprintf(e->name, sizeof e->name, "%s (%.*s)", word, SP_COMM_LEN, comm);
 }
 
-static void name_cgroup(const struct sched_state *st, struct sched_entry *e, uint64_t id)
+/* A cgroup's instance name: its path below the cgroup2 mount; for one
+ * already removed, its parent's path and the directory name the program
+ * kept; else "(cgroup-ID)".  PCP takes the name up to a space as unique:
+ * a removed cgroup whose path a new one takes (a service restarted) goes
+ * now, its values served; a removed one never takes a live one's. */
+static void name_cgroup(struct sched_state *st, int slot, uint64_t id, const struct sp_cgroup *g)
 {
-	if (st->cgroup_mount[0] == '\0' ||
-	    cgroup_path_of(st->cgroup_mount, id, e->name, sizeof e->name) < 0)
-		snprintf(e->name, sizeof e->name, "(cgroup %llu)", (unsigned long long)id);
+	struct sched_entry *e = &st->cgroups.e[slot];
+	char parent[SCHED_NAME_MAX];
+	const char *mount = st->cgroup_mount;
+	bool live = false;
+	int other;
+
+	if (mount[0] && cgroup_path_of(mount, id, e->name, sizeof e->name) == 0)
+		live = true;
+	else if (mount[0] && g && g->name[0] && g->parent &&
+		 cgroup_path_of(mount, g->parent, parent, sizeof parent) == 0)
+		snprintf(e->name, sizeof e->name, "%s/%.*s", strcmp(parent, "/") ? parent : "",
+			 (int)strnlen(g->name, sizeof g->name), g->name);
+	else
+		snprintf(e->name, sizeof e->name, "(cgroup-%llu)", (unsigned long long)id);
+	if ((other = sched_table_same_word(&st->cgroups, slot, e->name)) < 0)
+		return;
+	if (live && (st->cgroups.e[other].exited ||
+		     cgroup_path_of(mount, st->cgroups.e[other].key, parent, sizeof parent) == -ENOENT)) {
+		sched_purr_forget_cgroup(&st->sp, st->cgroups.e[other].key);
+		sched_table_release(&st->cgroups, other);
+	} else {
+		snprintf(e->name, sizeof e->name, "(cgroup-%llu)", (unsigned long long)id);
+	}
 }
 
 /* The slot for key, a new one when absent or when start says the key now
- * belongs to another process (start 0: not known yet). */
-static int slot_for(struct sched_table *t, uint64_t key, uint64_t start, bool *fresh)
+ * belongs to another process (start 0: not known yet).  The process that
+ * had the key (a PID used again) stays, as a ghost under a key of its own,
+ * until it has been served SCHED_CULL_NS after it ended, as any other;
+ * *ghost is then its number, else 0. */
+static int slot_for(struct sched_state *st, struct sched_table *t, uint64_t key, uint64_t start,
+		    bool *fresh, uint64_t *ghost)
 {
 	int slot = sched_table_find(t, key);
 
 	*fresh = false;
+	*ghost = 0;
 	if (slot >= 0 && start && t->e[slot].start && t->e[slot].start != start) {
-		sched_table_release(t, slot);
+		struct sched_entry *old = &t->e[slot];
+		old->ghost = true;
+		if (!old->exited)
+			old->exited = st->sp.now;
+		*ghost = ++st->ghosts;
+		sched_table_rekey(t, slot, key | (*ghost << 32));
 		slot = -1;
 	}
 	if (slot < 0) {
@@ -225,14 +346,15 @@ static void read_task(void *arg, uint32_t tgid, const struct sp_task *t)
 {
 	struct sched_state *st = arg;
 	bool fresh;
-	int slot = slot_for(&st->procs, tgid, t->start, &fresh);
+	uint64_t ghost;
+	int slot = slot_for(st, &st->procs, tgid, t->start, &fresh, &ghost);
 	struct sched_entry *e;
 
 	if (slot < 0)
 		return;
 	e = &st->procs.e[slot];
 	if (fresh)
-		name_process(e, tgid, t->comm);
+		name_process(st, slot, tgid, t->comm, ghost);
 	e->read_clock += t->clock;
 	e->read_busy += t->busy;
 	e->exited = t->exited;
@@ -243,14 +365,15 @@ static void read_cgroup(void *arg, uint64_t id, const struct sp_cgroup *g)
 {
 	struct sched_state *st = arg;
 	bool fresh;
-	int slot = slot_for(&st->cgroups, id, 0, &fresh);
+	uint64_t ghost;
+	int slot = slot_for(st, &st->cgroups, id, 0, &fresh, &ghost);
 	struct sched_entry *e;
 
 	if (slot < 0)
 		return;
-	e = &st->cgroups.e[slot];
 	if (fresh)
-		name_cgroup(st, e, id);
+		name_cgroup(st, slot, id, g);
+	e = &st->cgroups.e[slot];
 	e->read_clock += g->clock;
 	e->read_busy += g->busy;
 	e->seen = true;
@@ -262,20 +385,21 @@ static void add_spell(struct sched_state *st, const struct sp_thread *t, uint64_
 		      uint64_t busy)
 {
 	bool fresh;
+	uint64_t ghost;
 	int slot;
 
-	if (t->tgid && (slot = slot_for(&st->procs, t->tgid, 0, &fresh)) >= 0) {
+	if (t->tgid && (slot = slot_for(st, &st->procs, t->tgid, t->start, &fresh, &ghost)) >= 0) {
 		struct sched_entry *e = &st->procs.e[slot];
 		if (fresh)
-			name_process(e, t->tgid, "");
+			name_process(st, slot, t->tgid, "", ghost);
 		e->read_clock += clock;
 		e->read_busy += busy;
 		e->seen = true;
 	}
-	if (t->tgid && (slot = slot_for(&st->cgroups, t->cgroup, 0, &fresh)) >= 0) {
+	if (t->tgid && (slot = slot_for(st, &st->cgroups, t->cgroup, 0, &fresh, &ghost)) >= 0) {
 		struct sched_entry *e = &st->cgroups.e[slot];
 		if (fresh)
-			name_cgroup(st, e, t->cgroup);
+			name_cgroup(st, slot, t->cgroup, NULL);
 		e->read_clock += clock;
 		e->read_busy += busy;
 		e->seen = true;
@@ -312,17 +436,32 @@ static void begin_pass(struct sched_table *t)
 	}
 }
 
+/* Whether cgroup id was removed: by the kernel's handle where it gives
+ * one, else by looking for it. */
+static bool cgroup_removed(const struct sched_state *st, int mount_fd, uint64_t id)
+{
+	char path[SCHED_NAME_MAX];
+	int gone = mount_fd >= 0 ? cgroup_gone(mount_fd, id) : -EBADF;
+
+	if (gone >= 0)
+		return gone;
+	return cgroup_path_of(st->cgroup_mount, id, path, sizeof path) == -ENOENT;
+}
+
 /* Readings become the exported values, which never go back: a spell read
  * under way and then missed between the two map reads comes back next
- * pass.  Entries gone from the map (evicted), or exited a while ago, go. */
-static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, bool check)
+ * pass.  An entry the map no longer has goes.  A process that exited, or
+ * a cgroup found removed (mount_fd >= 0: look this pass), stays an
+ * instance SCHED_CULL_NS, its last values served, then leaves the map and
+ * the table. */
+static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, int mount_fd)
 {
 	for (int i = 0; i < t->cap; i++) {
 		struct sched_entry *e = &t->e[i];
 
 		if (!e->used)
 			continue;
-		if (!e->seen) {
+		if (!e->seen && !e->ghost) {
 			sched_table_release(t, i);
 			continue;
 		}
@@ -330,39 +469,38 @@ static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, 
 			e->clock = e->read_clock;
 		if (e->read_busy > e->busy)
 			e->busy = e->read_busy;
-		if (procs && e->exited && st->sp.now > e->exited + SCHED_CULL_NS) {
-			sched_purr_forget_task(&st->sp, (uint32_t)e->key);
-			sched_table_release(t, i);
-		} else if (!procs && check && st->cgroup_mount[0] && e->name[0] == '/' &&
-			   !cgroup_path_is(st->cgroup_mount, e->name, e->key)) {
-			sched_purr_forget_cgroup(&st->sp, e->key);
+		if (!procs && !e->exited && mount_fd >= 0 && cgroup_removed(st, mount_fd, e->key))
+			e->exited = st->sp.now;
+		if (e->exited && st->sp.now > e->exited + SCHED_CULL_NS) {
+			if (procs && !e->ghost)
+				sched_purr_forget_task(&st->sp, (uint32_t)e->key);
+			else
+				sched_purr_forget_cgroup(&st->sp, e->key);
 			sched_table_release(t, i);
 		}
 	}
 }
 
-/* Adds a CPU's growth since its last reading to its clocks; false where they
- * started again (the caller starts counting from this reading). */
-static bool add_reading(struct sched_state *st, int cpu, uint64_t clock, uint64_t busy)
+/* How full each map is, and what it refused. */
+static void note_use(struct sched_state *st, enum sp_map map, int entries)
 {
-	uint64_t dc = highwater_advance(&st->last_clock[cpu], clock, SCHED_BACK_SLACK_NS);
-	uint64_t db = highwater_advance(&st->last_busy[cpu], busy, SCHED_BACK_SLACK_NS);
+	struct sched_map_use *u = &st->maps[map];
 
-	if (dc == HIGHWATER_RESTARTED || db == HIGHWATER_RESTARTED) {
-		smt_log_once(SMT_LOG_WARNING, "cpu%d: the software PURR's clocks went back over a "
-			     "second; counting starts again from the new values", cpu);
-		return false;
+	if (entries >= 0) {
+		u->entries = (uint32_t)entries;
+		if (u->entries > u->peak)
+			u->peak = u->entries;
 	}
-	st->clk[cpu].clock += dc;
-	st->clk[cpu].busy += db;
-	return true;
+	if (sched_purr_refused(&st->sp, map, &u->refused) < 0)
+		st->task_errors++;
 }
 
 /* Per CPU: the clocks become the measured basis "sched", by increments. */
 static void read_cpus(const struct source_ctx *ctx, struct sched_state *st)
 {
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
-		st->clk[cpu].fresh = false;
+		if (st->core_of[cpu] >= 0)	/* (one that just went keeps its last) */
+			st->clk[cpu].fresh = st->clk[cpu].read = false;
 	for (int i = 0; i < ctx->topo->ncores; i++) {
 		const struct topo_core *c = &ctx->topo->cores[i];
 
@@ -377,6 +515,7 @@ static void read_cpus(const struct source_ctx *ctx, struct sched_state *st)
 			sched_purr_thread_now(&st->sp, c->first_cpu, t, &clock, &busy, &sc, &sb);
 			add_spell(st, th, sc, sb);
 			add_pending(st, &th->pending);
+			st->clk[cpu].read = true;
 			if (st->have_last[cpu] && add_reading(st, cpu, clock, busy)) {
 				st->clk[cpu].fresh = true;
 			} else {
@@ -394,8 +533,7 @@ static void read_cpus(const struct source_ctx *ctx, struct sched_state *st)
 static void sched_source_read(const struct source_ctx *ctx, void *state, bool cpus_changed)
 {
 	struct sched_state *st = state;
-	bool check;
-	int sts;
+	int sts, ntasks, ncgroups, mount_fd = -1;
 
 	(void)cpus_changed;
 	if (!st->on)
@@ -404,23 +542,31 @@ static void sched_source_read(const struct source_ctx *ctx, void *state, bool cp
 	begin_pass(&st->cgroups);
 	/* Charged spells first, then the cores: a spell that ends between the
 	 * two reads is missed this pass rather than counted twice. */
-	if (sched_purr_each_task(&st->sp, read_task, st) < 0 ||
-	    sched_purr_each_cgroup(&st->sp, read_cgroup, st) < 0)
+	ntasks = sched_purr_each_task(&st->sp, read_task, st);
+	ncgroups = sched_purr_each_cgroup(&st->sp, read_cgroup, st);
+	if (ntasks < 0 || ncgroups < 0)
 		st->task_errors++;
+	note_use(st, SP_MAP_TASKS, ntasks);
+	note_use(st, SP_MAP_CGROUPS, ncgroups);
 	if ((sts = sched_purr_read_cores(&st->sp)) < 0) {
 		char why[128];
 		snprintf(why, sizeof why, "cannot read the program's cores map: %s", strerror(-sts));
 		status(ctx, "%s", why);
 		for (int cpu = 0; cpu < st->ncpus; cpu++)
-			st->clk[cpu].fresh = false;
+			st->clk[cpu].fresh = st->clk[cpu].read = false;
 		return;
 	}
 	read_cpus(ctx, st);
-	check = st->sp.now >= st->next_cgroup_check;
-	if (check)
+	if (st->cgroup_mount[0] && st->sp.now >= st->next_cgroup_check) {
 		st->next_cgroup_check = st->sp.now + SCHED_CGROUP_CHECK_NS;
-	end_pass(st, &st->procs, true, false);
-	end_pass(st, &st->cgroups, false, check);
+		mount_fd = open(st->cgroup_mount, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	end_pass(st, &st->procs, true, -1);
+	end_pass(st, &st->cgroups, false, mount_fd);
+	sched_table_shrink(&st->procs);
+	sched_table_shrink(&st->cgroups);
+	if (mount_fd >= 0)
+		close(mount_fd);
 	if (st->map_error == 0)		/* (map_cores says what failed) */
 		status(ctx, "%s", "ok");
 }
@@ -466,7 +612,7 @@ static void sched_mark(void *state, const int *cpus, int n)
 	for (int i = 0; i < n; i++) {
 		struct sched_clock *k = &st->clk[cpus[i]];
 		k->win_clock = k->clock;
-		k->win_ok = k->fresh;
+		k->win_ok = k->read;	/* a CPU new to its core: its first reading */
 	}
 }
 

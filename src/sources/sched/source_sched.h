@@ -15,10 +15,11 @@
 #include "sched_purr.h"
 #include "sched_table.h"
 
-/* How long an exited process stays an instance. */
+/* How long an exited process or a removed cgroup stays an instance, its
+ * last values served. */
 #define SCHED_CULL_NS (60 * 1000000000ULL)
 /* How often cgroups that were removed are looked for. */
-#define SCHED_CGROUP_CHECK_NS (30 * 1000000000ULL)
+#define SCHED_CGROUP_CHECK_NS (10 * 1000000000ULL)
 /* How far a CPU's clock may read below the last reading before it is taken
  * for a counter that started again (src/util/highwater.h): far more than the
  * program ever waits for a core's lock, far less than a restart loses. */
@@ -27,9 +28,17 @@
 /* A CPU's software PURR, as increments past a high-water mark: never back. */
 struct sched_clock {
 	uint64_t clock, busy;		/* calibrated and raw busy ns, cumulative */
-	bool fresh;			/* read this pass */
+	bool fresh;			/* grown by a reading this pass and one the pass before */
+	bool read;			/* read this pass (a first reading is a baseline) */
 	uint64_t win_clock;		/* clock where the core's window began */
-	bool win_ok;
+	bool win_ok;			/* win_clock is a reading */
+};
+
+/* How full one of the program's charge maps is, and what it refused. */
+struct sched_map_use {
+	uint32_t entries, peak;		/* now, and the most seen */
+	uint32_t capacity;
+	struct sp_refused refused;	/* cumulative, from the program */
 };
 
 struct sched_state {
@@ -47,8 +56,10 @@ struct sched_state {
 	char cgroup_mount[PATH_MAX];	/* "" when there is no cgroup2 */
 	uint64_t next_cgroup_check;
 	uint64_t task_errors;		/* reads of tasks[] or cgroups[] that failed */
+	uint64_t ghosts;		/* processes kept after their PID was used again */
 	uint64_t missed;		/* switches the program found it had not seen */
 	int map_error;			/* -errno of the last failed update of the maps, or 0 */
+	struct sched_map_use maps[SP_NMAPS];	/* by enum sp_map */
 };
 
 extern const struct sampler_source sched_source;
