@@ -117,7 +117,8 @@ void sched_map_instances(void)
 }
 
 /*
- * Publishing: a table slot is an instance once per holder (gen).  One that
+ * Publishing: a table slot is an instance once per holder (gen), which
+ * keeps its instance when the table moves it down.  One that
  * leaves is made inactive, so that a client that fetched it a moment before
  * still resolves its name (smtcpu_instance), and is culled SCHED_CULL_NS
  * later, so a long-lived agent does not keep every process that ever ran.
@@ -267,15 +268,36 @@ static void give_back(struct publisher *p, pmInDom in, const struct sched_table 
 	}
 }
 
+/* The entry at slot moved there from another (sched_table_shrink): its
+ * instance goes with it, identifier and name unchanged, its private data
+ * the new slot.  True if it did. */
+static bool follow(struct publisher *p, pmInDom in, const struct sched_entry *e, int slot)
+{
+	struct published *was;
+	char *name;
+
+	if (e->moved_from < 0 || e->moved_from >= p->cap)
+		return false;
+	was = &p->slot[e->moved_from];
+	if (!was->live || was->gen != e->gen || pmdaCacheLookup(in, was->inst, &name, NULL) < 0 ||
+	    pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(slot + 1)) < 0)
+		return false;
+	p->slot[slot] = *was;
+	was->live = false;
+	return true;
+}
+
 static void publish(struct publisher *p, double now)
 {
 	const struct sched_table *t = sched_table_of(p->serial);
 	pmInDom in = indom(p->serial);
 	bool waiting = false;
+	int culled = cull_retired(p, in, now);
 
-	give_back(p, in, t, now, cull_retired(p, in, now));
-	if (t->changes == p->changes && p->cap >= t->cap && !p->waiting)
+	if (t->changes == p->changes && p->cap >= t->cap && !p->waiting) {
+		give_back(p, in, t, now, culled);
 		return;
+	}
 	if (t->cap > p->cap) {
 		struct published *grown = realloc(p->slot, (size_t)t->cap * sizeof *grown);
 		if (grown == NULL)
@@ -292,7 +314,7 @@ static void publish(struct publisher *p, double now)
 			retire(p, in, q->inst, now);
 			q->live = false;
 		}
-		if (e->used && !q->live) {
+		if (e->used && !q->live && !follow(p, in, e, i)) {
 			int inst = add(p, in, e->name, i, now);
 			if (inst >= 0) {
 				q->inst = inst;
@@ -304,6 +326,7 @@ static void publish(struct publisher *p, double now)
 	}
 	p->changes = t->changes;
 	p->waiting = waiting;
+	give_back(p, in, t, now, culled);	/* (after the moves are followed) */
 }
 
 void sched_publish(double now)

@@ -114,32 +114,19 @@ static int grow(struct sched_table *t)
 	return resize(t, t->cap ? 2 * t->cap : 256);
 }
 
-bool sched_table_shrink(struct sched_table *t)
-{
-	int top = -1;
-
-	for (int i = t->cap - 1; i >= 0 && top < 0; i--)
-		if (t->e[i].used)
-			top = i;
-	if (t->cap <= 256 || top + 1 > t->cap / 4)
-		return false;
-	return resize(t, t->cap / 2) == 0;
-}
-
 int sched_table_claim(struct sched_table *t, uint64_t key)
 {
 	struct sched_entry *e;
-	uint32_t gen;
 	int slot, sts;
 
 	if (t->nfree == 0 && (sts = grow(t)) < 0)
 		return sts;
 	slot = free_pop(t);
 	e = &t->e[slot];
-	gen = e->gen + 1;
 	memset(e, 0, sizeof *e);
 	e->key = key;
-	e->gen = gen;
+	e->gen = ++t->next_gen;
+	e->moved_from = -1;
 	e->used = true;
 	t->used++;
 	t->changes++;
@@ -183,10 +170,36 @@ void sched_table_release(struct sched_table *t, int slot)
 		return;
 	index_remove(t, slot);
 	t->e[slot].used = false;
-	t->e[slot].gen++;
 	free_push(t, slot);
 	t->used--;
 	t->changes++;
+}
+
+/* The entry at from moves to the free slot to, under the same key and
+ * gen: whoever follows slots finds it by moved_from. */
+static void move_down(struct sched_table *t, int from, int to)
+{
+	index_remove(t, from);
+	t->e[to] = t->e[from];
+	t->e[to].moved_from = from;
+	index_insert(t, to);
+	t->e[from].used = false;
+	free_push(t, from);
+}
+
+bool sched_table_shrink(struct sched_table *t)
+{
+	int half = t->cap / 2;
+
+	if (t->cap <= 256 || t->used > t->cap / 4)
+		return false;
+	/* At most a quarter is used, so at least a quarter of the lower half
+	 * is free: each entry above it finds a place there. */
+	for (int i = half; i < t->cap; i++)
+		if (t->e[i].used)
+			move_down(t, i, free_pop(t));
+	t->changes++;
+	return resize(t, half) == 0;
 }
 
 int sched_table_same_word(const struct sched_table *t, int slot, const char *name)

@@ -3,7 +3,8 @@
  * PMDA serves it: one slot per key (a process's PID, a cgroup's id), found
  * through an open-addressing index.  The arrays grow as processes appear and
  * are reused as they go, lowest first, so a steady set of processes
- * allocates nothing, and they shrink again once a crowd has gone.
+ * allocates nothing, and they shrink again once a crowd has gone: the few
+ * that outlive it (a kernel thread that first ran during it) move down.
  */
 #ifndef SMTCPU_SCHED_TABLE_H
 #define SMTCPU_SCHED_TABLE_H
@@ -15,7 +16,8 @@
 
 struct sched_entry {
 	uint64_t key;
-	uint32_t gen;		/* changes whenever the slot starts to hold another key */
+	uint32_t gen;		/* the holder's, new at each claim, kept when it moves */
+	int moved_from;		/* the slot it left when it last moved down, -1 never */
 	bool used;
 	bool seen;		/* read this pass */
 	uint64_t start;		/* the process's start time, 0 unknown */
@@ -33,7 +35,8 @@ struct sched_table {
 	int nfree;
 	int *index;		/* [icap] slot + 1 by key hash, 0 empty */
 	int icap;		/* a power of two, at least twice cap */
-	uint32_t changes;	/* bumped whenever a slot is taken or released */
+	uint32_t changes;	/* bumped whenever a slot is taken, released or moved */
+	uint32_t next_gen;
 };
 
 void sched_table_free(struct sched_table *t);
@@ -47,8 +50,9 @@ int sched_table_claim(struct sched_table *t, uint64_t key);
 
 void sched_table_release(struct sched_table *t, int slot);
 
-/* Halves the table when all it holds fits in its lowest quarter (slots
- * keep their numbers); true if it did. */
+/* Halves the table when all it holds fits in its lowest quarter; the
+ * entries of its upper half move to the lowest free slots, noting where
+ * they were (moved_from).  True if it did. */
 bool sched_table_shrink(struct sched_table *t);
 
 /* The slot holds the same entry under another key (not in the table). */
