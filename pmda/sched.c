@@ -239,16 +239,19 @@ static int add(struct publisher *p, pmInDom in, const char *name, int slot, doub
 }
 
 /* What a crowd of processes took is given back once it has gone: when
- * the table shrank (sched_table_shrink) the publisher's slots shrink too,
- * and once many instances were culled the cache frees them (a cull only
- * marks an entry) and the C library returns the free memory to the
- * kernel.  Neither happens in a steady state. */
+ * the table shrank (sched_table_shrink) the publisher's slots shrink too;
+ * the cache frees what was culled (a cull only marks an entry) every
+ * CULLS_TO_GIVE_BACK culls and when the last retired instance has gone;
+ * and then the C library returns the free memory to the kernel (its
+ * thresholds, raised by the crowd's large blocks, would keep it).  None of
+ * it happens in a steady state. */
 #define CULLS_TO_GIVE_BACK 1024
 
 static void give_back(struct publisher *p, pmInDom in, const struct sched_table *t, double now,
 		      int culled)
 {
 	struct published *less;
+	bool freed = false;
 
 	if (t->cap < p->cap) {
 		for (int i = t->cap; i < p->cap; i++)	/* (slots the table let go of) */
@@ -260,12 +263,16 @@ static void give_back(struct publisher *p, pmInDom in, const struct sched_table 
 			p->slot = less;
 			p->cap = t->cap;
 		}
+		freed = true;
 	}
-	if ((p->culled += culled) >= CULLS_TO_GIVE_BACK) {
+	p->culled += culled;
+	if (p->culled >= CULLS_TO_GIVE_BACK || (p->culled > 0 && p->nretired == 0)) {
 		pmdaCacheOp(in, PMDA_CACHE_REORG);
-		malloc_trim(0);
 		p->culled = 0;
+		freed = true;
 	}
+	if (freed)
+		malloc_trim(0);
 }
 
 /* The entry at slot moved there from another (sched_table_shrink): its

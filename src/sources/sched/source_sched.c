@@ -472,9 +472,10 @@ static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, 
 		if (!procs && !e->exited && mount_fd >= 0 && cgroup_removed(st, mount_fd, e->key))
 			e->exited = st->sp.now;
 		if (e->exited && st->sp.now > e->exited + SCHED_CULL_NS) {
+			/* (a ghost's PID, and map entry, are its successor's) */
 			if (procs && !e->ghost)
 				sched_purr_forget_task(&st->sp, (uint32_t)e->key);
-			else
+			else if (!procs)
 				sched_purr_forget_cgroup(&st->sp, e->key);
 			sched_table_release(t, i);
 		}
