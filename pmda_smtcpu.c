@@ -10,6 +10,7 @@
 #include <pcp/pmda.h>
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -527,6 +528,11 @@ int main(int argc, char **argv)
 	unsigned period = 0;
 	int c;
 
+	/* Fixed thresholds, not the C library's moving ones: a crowd's large
+	 * blocks (tens of thousands of processes) would raise them, and what
+	 * the crowd freed would stay with the daemon after it has gone. */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	mallopt(M_TRIM_THRESHOLD, 512 * 1024);
 	pmSetProgname(argv[0]);
 	snprintf(helppath, sizeof helppath, "%s/smtcpu/help", pmGetConfig("PCP_PMDAS_DIR"));
 	pmdaDaemon(&dispatch, PMDA_INTERFACE_7, pmGetProgname(), SMTCPU, "smtcpu.log", helppath);

@@ -143,6 +143,7 @@ struct publisher {
 	int head, nretired, retired_cap;
 	bool waiting;			/* a newcomer waits for its name (add) */
 	int culled;			/* instances culled since the cache last gave back */
+	int held;			/* instances, active or inactive, at the last give-back or since */
 };
 
 static struct publisher publishers[2] = { { .serial = PROC_INDOM }, { .serial = CGROUP_INDOM } };
@@ -238,13 +239,12 @@ static int add(struct publisher *p, pmInDom in, const char *name, int slot, doub
 	return pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(slot + 1));
 }
 
-/* What a crowd of processes took is given back once it has gone: when
- * the table shrank (sched_table_shrink) the publisher's slots shrink too;
- * the cache frees what was culled (a cull only marks an entry) every
- * CULLS_TO_GIVE_BACK culls and when the last retired instance has gone;
- * and then the C library returns the free memory to the kernel (its
- * thresholds, raised by the crowd's large blocks, would keep it).  None of
- * it happens in a steady state. */
+/* What a crowd of processes took is given back as it goes: when the
+ * table shrank (sched_table_shrink) the publisher's slots shrink too; the
+ * cache frees what was culled (a cull only marks an entry) every
+ * CULLS_TO_GIVE_BACK culls, and whenever the instances held have halved
+ * since the last give-back; and then the C library returns the free
+ * memory to the kernel.  None of it happens while the processes stay. */
 #define CULLS_TO_GIVE_BACK 1024
 
 static void give_back(struct publisher *p, pmInDom in, const struct sched_table *t, double now,
@@ -252,6 +252,7 @@ static void give_back(struct publisher *p, pmInDom in, const struct sched_table 
 {
 	struct published *less;
 	bool freed = false;
+	int held = t->used + p->nretired;
 
 	if (t->cap < p->cap) {
 		for (int i = t->cap; i < p->cap; i++)	/* (slots the table let go of) */
@@ -266,9 +267,12 @@ static void give_back(struct publisher *p, pmInDom in, const struct sched_table 
 		freed = true;
 	}
 	p->culled += culled;
-	if (p->culled >= CULLS_TO_GIVE_BACK || (p->culled > 0 && p->nretired == 0)) {
+	if (held > p->held)
+		p->held = held;
+	if (p->culled >= CULLS_TO_GIVE_BACK || (p->culled > 0 && held <= p->held / 2)) {
 		pmdaCacheOp(in, PMDA_CACHE_REORG);
 		p->culled = 0;
+		p->held = held;
 		freed = true;
 	}
 	if (freed)
