@@ -144,16 +144,24 @@ struct publisher {
 	bool waiting;			/* a newcomer waits for its name (add) */
 	int culled;			/* instances culled since the cache last gave back */
 	int held;			/* instances, active or inactive, at the last give-back or since */
+	int newest;			/* the highest instance identifier given */
 };
 
 static struct publisher publishers[2] = { { .serial = PROC_INDOM }, { .serial = CGROUP_INDOM } };
 
-static void cull(pmInDom in, int inst)
+/* Culled, unless it is the newest instance: PCP 6's cache appends the
+ * next after its last entry, which its reorganisation frees without
+ * forgetting (a dangling pointer; new instances were then missing from
+ * the domain's list).  That one waits until a newer one exists. */
+static bool cull(const struct publisher *p, pmInDom in, int inst)
 {
 	char *name;
 
+	if (inst == p->newest)
+		return false;
 	if (pmdaCacheLookup(in, inst, &name, NULL) == PMDA_CACHE_INACTIVE)
 		pmdaCacheStore(in, PMDA_CACHE_CULL, name, NULL);
+	return true;
 }
 
 /* Inactive from now, culled later; at once where it cannot be noted. */
@@ -172,7 +180,7 @@ static void retire(struct publisher *p, pmInDom in, int inst, double now)
 		int cap = p->retired_cap ? 2 * p->retired_cap : 256;
 		struct retired *grown = realloc(p->retired, (size_t)cap * sizeof *grown);
 		if (grown == NULL) {
-			cull(in, inst);
+			cull(p, in, inst);
 			return;
 		}
 		p->retired = grown;
@@ -187,10 +195,14 @@ static int cull_retired(struct publisher *p, pmInDom in, double now)
 	int n = 0;
 
 	while (p->nretired > 0 && now - p->retired[p->head].at > SCHED_CULL_NS / 1e9) {
-		cull(in, p->retired[p->head].inst);
+		int inst = p->retired[p->head].inst;
+
 		p->head++;
 		p->nretired--;
-		n++;
+		if (cull(p, in, inst))
+			n++;
+		else
+			retire(p, in, inst, now);	/* (again, from now) */
 	}
 	if (p->nretired == 0) {
 		p->head = 0;
@@ -227,16 +239,17 @@ static bool retired_lately(const struct publisher *p, int inst, double now)
  */
 static int add(struct publisher *p, pmInDom in, const char *name, int slot, double now)
 {
-	char word[SCHED_NAME_MAX], *old;
+	char word[SCHED_NAME_MAX];
 	int inst, state;
 
 	snprintf(word, sizeof word, "%.*s", (int)strcspn(name, " "), name);
 	state = pmdaCacheLookupName(in, word, &inst, NULL);
-	if (state == PMDA_CACHE_ACTIVE || (state == PMDA_CACHE_INACTIVE && retired_lately(p, inst, now)))
+	if (state == PMDA_CACHE_ACTIVE || (state == PMDA_CACHE_INACTIVE &&
+					   (retired_lately(p, inst, now) || !cull(p, in, inst))))
 		return -EAGAIN;
-	if (state == PMDA_CACHE_INACTIVE && pmdaCacheLookup(in, inst, &old, NULL) == PMDA_CACHE_INACTIVE)
-		pmdaCacheStore(in, PMDA_CACHE_CULL, old, NULL);
-	return pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(slot + 1));
+	if ((inst = pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(slot + 1))) > p->newest)
+		p->newest = inst;
+	return inst;
 }
 
 /* What a crowd of processes took is given back as it goes: when the
