@@ -231,22 +231,31 @@ static bool retired_lately(const struct publisher *p, int inst, double now)
 
 /*
  * A new instance, or -EAGAIN to try again at the next pass.  Another with
- * the same first word (the part PCP takes as unique: a PID used again, a
- * cgroup's path taken again) keeps it while it is active, and NAME_HOLD_S
- * after it was retired, so that a client listing the domain after a fetch
- * still names what it fetched; then it makes way, and the newcomer gets an
- * identifier of its own, and all it was charged meanwhile.
+ * the same first word (the part PCP takes as unique) keeps it while it is
+ * active, and NAME_HOLD_S after it was retired, so that a client listing
+ * the domain after a fetch still names what it fetched.  A process (a PID
+ * used again) is then named PID:N at once, N its own number in the table
+ * (as the source names one whose PID a ghost holds): waiting, it would be
+ * charged seconds before it was served, while the CPUs were at once.  A
+ * cgroup (a path taken again: a service restarted) waits for the name,
+ * then gets an identifier of its own, and all it was charged meanwhile.
  */
-static int add(struct publisher *p, pmInDom in, const char *name, int slot, double now)
+static int add(struct publisher *p, pmInDom in, const struct sched_entry *e, int slot, double now)
 {
-	char word[SCHED_NAME_MAX];
+	char word[SCHED_NAME_MAX], renamed[SCHED_NAME_MAX + 16];
+	const char *name = e->name;
+	size_t n = strcspn(name, " ");
 	int inst, state;
 
-	snprintf(word, sizeof word, "%.*s", (int)strcspn(name, " "), name);
+	snprintf(word, sizeof word, "%.*s", (int)n, name);
 	state = pmdaCacheLookupName(in, word, &inst, NULL);
 	if (state == PMDA_CACHE_ACTIVE || (state == PMDA_CACHE_INACTIVE &&
-					   (retired_lately(p, inst, now) || !cull(p, in, inst))))
-		return -EAGAIN;
+					   (retired_lately(p, inst, now) || !cull(p, in, inst)))) {
+		if (p->serial != PROC_INDOM || strchr(word, ':') != NULL)
+			return -EAGAIN;
+		snprintf(renamed, sizeof renamed, "%s:%u%s", word, e->gen, name + n);
+		name = renamed;
+	}
 	if ((inst = pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(slot + 1))) > p->newest)
 		p->newest = inst;
 	return inst;
@@ -339,13 +348,13 @@ static void publish(struct publisher *p, double now)
 			q->live = false;
 		}
 		if (e->used && !q->live && !follow(p, in, e, i)) {
-			int inst = add(p, in, e->name, i, now);
+			int inst = add(p, in, e, i, now);
 			if (inst >= 0) {
 				q->inst = inst;
 				q->gen = e->gen;
 				q->live = true;
 			}
-			waiting |= inst == -EAGAIN;
+			waiting |= inst < 0;		/* (tried again at the next pass) */
 		}
 	}
 	p->changes = t->changes;

@@ -268,9 +268,10 @@ static void name_process(struct sched_state *st, int slot, uint32_t pid, const c
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = ' ';
 	/* PCP takes the first word as unique: one that took the PID of a
-	 * process still served (a ghost) is PID:G, G that ghost's number. */
+	 * process still served (a ghost) is PID:N, N its own number in the
+	 * table (gen), which no other holder ever has. */
 	if (ghost)
-		snprintf(word, sizeof word, "%06u:%llu", pid, (unsigned long long)ghost);
+		snprintf(word, sizeof word, "%06u:%u", pid, e->gen);
 	else
 		snprintf(word, sizeof word, "%06u", pid);
 	if (cmd[0])
