@@ -201,6 +201,8 @@ static const char *system_model(char *buf, size_t size)
 		else if (t != first)
 			return "mixed (see smt.core.model)";
 	}
+	if (first && first->nthreads < 2 && sampler.topo.max_threads > 1)
+		return "none (no SMT table for this processor: see smtcpu.status[\"topology\"])";
 	snprintf(buf, size, "%s", first ? first->name : "");
 	return buf;
 }

@@ -54,7 +54,7 @@ static void bad_lines_are_skipped(void **state)
 	(void)state;
 	assert_int_equal(cpustat_parse(&cs,
 		"cpu  10 20 30 40 50 60 70 80 90 100\n"
-		"cpu0 1 2 3 4 5\n"			/* truncated */
+		"cpu0 1 2 3\n"				/* no idle: truncated */
 		"cpu1 1 2 x 4 5 6 7 8 9 10\n"		/* not a number */
 		"cpu2 1 2 3 4 5 6 7 8 9 10 11 12\n"	/* a later kernel's extra fields */
 		"cpu9 1 2 3 4 5 6 7 8 9 10\n"		/* beyond the possible CPUs */
@@ -67,6 +67,34 @@ static void bad_lines_are_skipped(void **state)
 	assert_false(seen[4]);
 	assert_true(seen[5]);
 	assert_int_equal(now[2].field[CS_GUEST_NICE], 10);
+}
+
+/* Older kernels print fewer fields (proc(5)): 2.6.32 on a POWER7 LPAR
+ * nine (no guest_nice), 2.6.18 eight (no guest), 2.6.9 seven (no steal). */
+static void older_kernels(void **state)
+{
+	(void)state;
+	assert_int_equal(cpustat_parse(&cs,
+		"cpu  10 20 30 40 50 60 70 80 90\n"
+		"cpu0 100 1 50 800 10 5 5 30 20\n"
+		"cpu1 100 1 50 800 10 5 5 30\n"
+		"cpu2 100 1 50 800 10 5 5\n"
+		"cpu3 100 1 50 800\n"
+		"intr 1\n"), 4);
+	for (int cpu = 0; cpu < 4; cpu++)
+		assert_true(seen[cpu]);
+	/* busy 100 + 1 + 50 + 5 + 5; window busy + idle 800 + iowait 10 */
+	assert_int_equal(cpustat_busy(&now[0]), 161);
+	assert_int_equal(cpustat_window(&now[0]), 971);
+	assert_int_equal(now[0].field[CS_GUEST], 20);
+	assert_int_equal(now[0].field[CS_GUEST_NICE], 0);
+	assert_int_equal(now[1].field[CS_STEAL], 30);
+	assert_int_equal(now[1].field[CS_GUEST], 0);
+	assert_int_equal(cpustat_window(&now[2]), 971);
+	assert_int_equal(now[2].field[CS_STEAL], 0);
+	/* 2.4's four: no iowait, irq or softirq */
+	assert_int_equal(cpustat_busy(&now[3]), 151);
+	assert_int_equal(cpustat_window(&now[3]), 951);
 }
 
 static void empty_and_headless(void **state)
@@ -95,13 +123,37 @@ static void cpu_lists(void **state)
 	assert_int_equal(cpulist_span("0,5"), 6);
 }
 
+/* The mask format, worked by hand: 32-bit words, the last for CPUs 0-31. */
+static void cpu_masks(void **state)
+{
+	int cpus[8];
+	(void)state;
+
+	assert_int_equal(cpumask_collect("00000000,00000101\n", cpus, 8), 2);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[1], 8);
+	assert_int_equal(cpumask_collect("f", cpus, 8), 4);
+	assert_int_equal(cpus[3], 3);
+	assert_int_equal(cpumask_collect("00000001,00000000", cpus, 8), 1);
+	assert_int_equal(cpus[0], 32);
+	assert_int_equal(cpumask_collect("A0", cpus, 8), 2);	/* 1010 0000: CPUs 5, 7 */
+	assert_int_equal(cpus[0], 5);
+	assert_int_equal(cpus[1], 7);
+	assert_int_equal(cpumask_collect("ffff", cpus, 8), 9);	/* more than max */
+	assert_int_equal(cpumask_collect("0-3", cpus, 8), -1);	/* a list, not a mask */
+	assert_int_equal(cpumask_collect("", cpus, 8), -1);
+	assert_int_equal(cpumask_collect("0", cpus, 8), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(well_formed, setup),
 		cmocka_unit_test_setup(bad_lines_are_skipped, setup),
+		cmocka_unit_test_setup(older_kernels, setup),
 		cmocka_unit_test_setup(empty_and_headless, setup),
 		cmocka_unit_test_setup(cpu_lists, setup),
+		cmocka_unit_test_setup(cpu_masks, setup),
 	};
 	return cmocka_run_group_tests_name("parsing", tests, NULL, NULL);
 }

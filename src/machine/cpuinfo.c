@@ -77,8 +77,10 @@ static void parse_line(struct cpuinfo *info, char *line)
 	} else if (strcmp(key, "machine") == 0) {
 		copy(info->machine, sizeof info->machine, value);
 	} else if (strcmp(key, "vendor_id") == 0 && info->vendor[0] == '\0') {
+		/* x86's show_cpuinfo prints the CPUID vendor; s390's
+		 * show_cpu_summary "IBM/S390" (arch/s390/kernel/processor.c). */
 		copy(info->vendor, sizeof info->vendor, value);
-		info->arch = CPU_ARCH_X86;
+		info->arch = strncmp(value, "IBM/S390", 8) == 0 ? CPU_ARCH_S390 : CPU_ARCH_X86;
 	} else if (strcmp(key, "cpu family") == 0 && info->family == 0) {
 		info->family = small_number(value);
 	} else if (strcmp(key, "model") == 0 && info->model == 0 && info->arch == CPU_ARCH_X86) {
@@ -121,4 +123,20 @@ int cpuinfo_read(struct cpuinfo *info)
 			info->guest = POWER_GUEST_TCG;
 	}
 	return 0;
+}
+
+bool cpuinfo_has_compute_units(const struct cpuinfo *info)
+{
+	return info->arch == CPU_ARCH_X86 && strcmp(info->vendor, "AuthenticAMD") == 0 &&
+	       (info->family == 0x15 || info->family == 0x16);
+}
+
+const char *cpuinfo_arch_name(enum cpu_arch arch)
+{
+	switch (arch) {
+	case CPU_ARCH_POWER: return "POWER";
+	case CPU_ARCH_X86: return "x86";
+	case CPU_ARCH_S390: return "s390";
+	default: return "unknown";
+	}
 }

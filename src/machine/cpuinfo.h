@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum cpu_arch { CPU_ARCH_UNKNOWN, CPU_ARCH_POWER, CPU_ARCH_X86 };
+enum cpu_arch { CPU_ARCH_UNKNOWN, CPU_ARCH_POWER, CPU_ARCH_X86, CPU_ARCH_S390 };
 
 /* A POWER guest of QEMU: under KVM (the device tree's hypervisor node says
  * "linux,kvm") or emulated by TCG (QEMU's machine name, no such node). */
@@ -23,7 +23,7 @@ struct cpuinfo {
 	uint64_t timebase;	/* POWER timebase frequency in Hz, 0 if absent */
 	double clock_mhz;	/* POWER nominal clock ("clock : 3550.000000MHz"), 0 if absent */
 	enum power_guest guest;
-	char vendor[16];	/* x86 vendor_id */
+	char vendor[16];	/* x86 vendor_id ("IBM/S390" on s390) */
 	int family, model;	/* x86 "cpu family" and "model" */
 	bool hypervisor;	/* x86 "hypervisor" flag */
 };
@@ -37,5 +37,12 @@ int cpuinfo_read(struct cpuinfo *info);
 
 /* The engine of cpuinfo_read (for tests): text is modified. */
 void cpuinfo_parse(struct cpuinfo *info, char *text);
+
+/* AMD families 15h and 16h (Bulldozer to Jaguar): a compute unit's two
+ * cores, which the kernel lists as thread siblings, are cores. */
+bool cpuinfo_has_compute_units(const struct cpuinfo *info);
+
+/* "POWER", "x86", "s390" or "unknown". */
+const char *cpuinfo_arch_name(enum cpu_arch arch);
 
 #endif

@@ -70,7 +70,7 @@ static const char *line_end(const char *s)
 /* One "cpuN ..." line; 0 when well formed. */
 static int parse_line(struct cpustat *cs, const char *s, const char *end)
 {
-	struct cpustat_times t;
+	struct cpustat_times t = { { 0 } };	/* (what an older kernel does not print is 0) */
 	uint64_t cpu;
 	const char *p = number(s + 3, &cpu);
 	int nfields = 0;
@@ -95,10 +95,10 @@ static int parse_line(struct cpustat *cs, const char *s, const char *end)
 	}
 	while (p < end && *p == ' ')
 		p++;
-	if (p != end || nfields < CS_NFIELDS) {
-		smt_log_once(SMT_LOG_WARNING, "/proc/stat: cpu%llu: %s (%d numbers, %d expected); "
-			     "its window is held over", (unsigned long long)cpu,
-			     p != end ? "not a number" : "truncated line", nfields, CS_NFIELDS);
+	if (p != end || nfields < CS_MIN_FIELDS) {
+		smt_log_once(SMT_LOG_WARNING, "/proc/stat: cpu%llu: %s (%d numbers, at least %d "
+			     "expected); its window is held over", (unsigned long long)cpu,
+			     p != end ? "not a number" : "truncated line", nfields, CS_MIN_FIELDS);
 		return -1;
 	}
 	cs->now[cpu] = t;

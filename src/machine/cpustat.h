@@ -14,6 +14,12 @@ enum cpustat_field {
 	CS_STEAL, CS_GUEST, CS_GUEST_NICE, CS_NFIELDS
 };
 
+/* Kernels appended fields over time (proc(5): iowait since 2.5.41, irq
+ * and softirq 2.6.0, steal 2.6.11, guest 2.6.24, guest_nice 2.6.33; a
+ * POWER7 LPAR's 2.6.32 prints 9): a line needs user, nice, system and idle,
+ * and a field its kernel does not print is 0, time it did not count apart. */
+#define CS_MIN_FIELDS (CS_IDLE + 1)
+
 struct cpustat_times {
 	uint64_t field[CS_NFIELDS];
 };

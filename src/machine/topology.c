@@ -68,16 +68,19 @@ int topology_init(struct topology *t)
 	t->core_of = calloc((size_t)n, sizeof(int));
 	t->socket_of = calloc((size_t)n, sizeof(int));
 	t->l3_of = calloc((size_t)n, sizeof(int));
+	t->package_by_first = calloc((size_t)n, sizeof(int));
 	t->cores = calloc((size_t)n, sizeof(struct topo_core));
 	t->online_text = calloc((size_t)t->textsize, 1);
 	t->check_text = calloc((size_t)t->textsize, 1);
-	if (!t->online || !t->core_of || !t->socket_of || !t->l3_of ||
+	if (!t->online || !t->core_of || !t->socket_of || !t->l3_of || !t->package_by_first ||
 	    !t->cores || !t->online_text || !t->check_text) {
 		topology_free(t);
 		return -ENOMEM;
 	}
 	t->online_fd = sr_open(CPU_DIR "/online");
-	if (t->online_fd < 0)
+	if (t->online_fd == -ENOENT)
+		t->online_per_cpu = true;	/* kernels before 2.6.26: each cpuN/online */
+	else if (t->online_fd < 0)
 		smt_log(SMT_LOG_WARNING, "cannot open %s/online: %s; taking every CPU as online",
 			CPU_DIR, strerror(-t->online_fd));
 	return topology_scan(t);
@@ -91,6 +94,7 @@ void topology_free(struct topology *t)
 	free(t->core_of);
 	free(t->socket_of);
 	free(t->l3_of);
+	free(t->package_by_first);
 	free(t->cores);
 	free(t->online_text);
 	free(t->check_text);
@@ -98,10 +102,31 @@ void topology_free(struct topology *t)
 	t->online_fd = -1;
 }
 
+/* Without the online list: a CPU is online unless its directory is
+ * missing or its cpuN/online (device_online's, drivers/base/core.c) says
+ * 0; cpu0 often has none, being never taken offline.  As hwloc reads them
+ * (topology-linux.c, look_sysfscpu). */
+static void read_online_per_cpu(const struct topology *t, unsigned char *online)
+{
+	char path[PATH_MAX];
+	long up;
+
+	for (int cpu = 0; cpu < t->ncpus; cpu++)
+		online[cpu] = sr_path(path, sizeof path, CPU_DIR "/cpu%d", cpu) >= 0 &&
+			      access(path, F_OK) == 0 &&
+			      !(sr_read_long(&up, 0, 1, CPU_DIR "/cpu%d/online", cpu) == 0 && up == 0);
+}
+
 /* Fills t->online from the online list (or every possible CPU without one). */
 static void read_online(struct topology *t)
 {
 	ssize_t len = -1;
+
+	if (t->online_per_cpu) {
+		read_online_per_cpu(t, t->online);
+		t->online_error = 0;
+		return;
+	}
 
 	if (t->online_fd >= 0)
 		len = rf_pread(t->online_fd, t->online_text, (size_t)t->textsize);
@@ -142,6 +167,14 @@ static int l3_domain(struct topology *t, int cpu)
 	return -1;
 }
 
+/* The kernel's core_id, or -1. */
+static long core_id(int cpu)
+{
+	long id;
+
+	return sr_read_long(&id, -1, INT_MAX, CPU_DIR "/cpu%d/topology/core_id", cpu) < 0 ? -1 : id;
+}
+
 /* Online siblings of cpu (itself included), ascending, into cpus[]: at most
  * SMT_MAX_THREADS.  Returns how many, or SMT_MAX_THREADS + 1 when the core
  * has more (the first SMT_MAX_THREADS are in cpus[]). */
@@ -162,6 +195,12 @@ static int siblings(struct topology *t, int cpu, int cpus[SMT_MAX_THREADS])
 				    CPU_DIR "/cpu%d/topology/thread_siblings_list", cpu);
 		n = len > 0 ? cpulist_collect(text, listed, SMT_MAX_THREADS + 1) : -1;
 	}
+	/* Kernels before the lists (2.6.26) have only the mask. */
+	if (n < 0 && len == -ENOENT &&
+	    (len = sr_read_small(text, sizeof text, CPU_DIR "/cpu%d/topology/thread_siblings",
+				 cpu)) > 0 &&
+	    (n = cpumask_collect(text, listed, SMT_MAX_THREADS + 1)) >= 0)
+		t->sibling_masks = true;
 	for (int i = 0; i < n && i < SMT_MAX_THREADS + 1; i++)
 		self |= listed[i] == cpu;
 	if (n <= 0 || !self) {
@@ -176,6 +215,8 @@ static int siblings(struct topology *t, int cpu, int cpus[SMT_MAX_THREADS])
 
 		if (c >= t->ncpus || !t->online[c] || (t->core_of[c] >= 0 && c != cpu))
 			continue;
+		if (c != cpu && t->split_compute_units && core_id(cpu) != core_id(c))
+			continue;	/* another core of the same compute unit */
 		if (kept == SMT_MAX_THREADS)
 			return SMT_MAX_THREADS + 1;
 		cpus[kept++] = c;
@@ -183,16 +224,44 @@ static int siblings(struct topology *t, int cpu, int cpus[SMT_MAX_THREADS])
 	return n > SMT_MAX_THREADS + 1 ? SMT_MAX_THREADS + 1 : kept;
 }
 
+/*
+ * cpu's package: physical_package_id; where the kernel says -1 or has none
+ * (POWER LPARs, s390, SPARC), its core_siblings_list set's, the sets
+ * numbered in the order met, as lscpu numbers sockets (distinct
+ * core_siblings) and hwloc makes a package of each such set
+ * (topology-linux.c, look_sysfscpu); with neither, package 0.
+ */
+static long package_of(struct topology *t, int cpu)
+{
+	char text[4096];
+	long package;
+	int n, first;
+
+	n = sr_read_long(&package, -1, INT_MAX, CPU_DIR "/cpu%d/topology/physical_package_id", cpu);
+	if (n == 0 && package >= 0)
+		return package;
+	if (n == -ERANGE)
+		smt_log_once(SMT_LOG_WARNING, "cpu%d: physical_package_id out of range", cpu);
+	if (sr_read_small(text, sizeof text, CPU_DIR "/cpu%d/topology/core_siblings_list", cpu) <= 0 ||
+	    (first = cpulist_first(text)) < 0 || first >= t->ncpus)
+		return 0;
+	if (t->package_by_first[first] < 0)
+		t->package_by_first[first] = t->npackage_sets++;
+	return t->package_by_first[first];
+}
+
 int topology_scan(struct topology *t)
 {
 	long package;
 
+	t->sibling_masks = false;
 	read_online(t);
-	t->ncores = t->nonline = t->nsockets = t->max_threads = 0;
+	t->ncores = t->nonline = t->nsockets = t->max_threads = t->npackage_sets = 0;
 	for (int c = 0; c < t->ncpus; c++) {
 		t->core_of[c] = -1;
 		t->socket_of[c] = -1;
 		t->l3_of[c] = -1;
+		t->package_by_first[c] = -1;
 	}
 	for (int cpu = 0; cpu < t->ncpus; cpu++) {
 		struct topo_core *core;
@@ -201,15 +270,7 @@ int topology_scan(struct topology *t)
 		if (!t->online[cpu])
 			continue;
 		t->nonline++;
-		/* The kernel prints an int; POWER LPARs may say -1: one package. */
-		if ((n = sr_read_long(&package, -1, INT_MAX,
-				      CPU_DIR "/cpu%d/topology/physical_package_id", cpu)) < 0 ||
-		    package < 0) {
-			if (n == -ERANGE)
-				smt_log_once(SMT_LOG_WARNING, "cpu%d: physical_package_id out of range; "
-					     "taken as package 0", cpu);
-			package = 0;
-		}
+		package = package_of(t, cpu);
 		t->socket_of[cpu] = (int)package;
 		if (package >= t->nsockets)
 			t->nsockets = package == INT_MAX ? INT_MAX : (int)package + 1;
@@ -242,6 +303,14 @@ int topology_refresh(struct topology *t)
 {
 	ssize_t len;
 
+	if (t->online_per_cpu && t->ncpus > 0) {
+		/* (check_text holds at least ncpus bytes: textsize) */
+		read_online_per_cpu(t, (unsigned char *)t->check_text);
+		if (memcmp(t->check_text, t->online, (size_t)t->ncpus) == 0)
+			return 0;
+		topology_scan(t);
+		return 1;
+	}
 	if (t->online_fd < 0 || t->ncpus == 0)
 		return 0;
 	len = rf_pread(t->online_fd, t->check_text, (size_t)t->textsize);

@@ -33,6 +33,16 @@ struct topology {
 	 * configuration's "siblings" lines); set before a scan. */
 	const char (*sibling_sets)[64];
 	int nsibling_sets;
+	/* AMD compute units (families 15h and 16h): the kernel lists a
+	 * unit's two cores as thread siblings, each with its own core_id;
+	 * they are split, as hwloc does.  Set before a scan. */
+	bool split_compute_units;
+
+	/* An older kernel's files, as the last scan found them: */
+	bool online_per_cpu;	/* no online list: each cpuN/online */
+	bool sibling_masks;	/* no thread_siblings_list: the thread_siblings mask */
+	int *package_by_first;	/* [ncpus] package of a core_siblings set, by its lowest CPU */
+	int npackage_sets;
 
 	int online_fd;		/* kept open: checked every sampling pass */
 	char *online_text;	/* what it said at the last scan */

@@ -61,11 +61,38 @@ static void name_statuses(struct sampler *s)
 	}
 }
 
+/* Cores of more than one thread that no SMT table covers: the processor's
+ * family has none (s390, ARM ...), and none is borrowed from another. */
+static int cores_without_table(const struct sampler *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->topo.ncores; i++) {
+		const struct topo_core *c = &s->topo.cores[i];
+		const struct smt_table *t = s->core[c->first_cpu].table;
+		n += c->nthreads > 1 && (t == NULL || t->nthreads < 2);
+	}
+	return n;
+}
+
 static void topology_status(struct sampler *s)
 {
-	int err = s->topo.online_error;
+	int err = s->topo.online_error, untabled = s->core ? cores_without_table(s) : 0;
+	const struct topology *t = &s->topo;
 
-	if (err == 0)
+	if (err == 0 && untabled)
+		sampler_set_status(s, SRC_TOPOLOGY, "no SMT table for this processor (%s), whose "
+				   "cores have up to %d threads: each thread is counted as a core (a "
+				   "model line in the configuration names a table)",
+				   s->cpuinfo.cpu_name[0] ? s->cpuinfo.cpu_name :
+				   cpuinfo_arch_name(s->cpuinfo.arch), t->max_threads);
+	else if (err == 0 && (t->online_per_cpu || t->sibling_masks))
+		sampler_set_status(s, SRC_TOPOLOGY, "ok, from an older kernel's files: %s%s%s",
+				   t->online_per_cpu ? "each cpuN/online (no cpu/online list)" : "",
+				   t->online_per_cpu && t->sibling_masks ? "; " : "",
+				   t->sibling_masks ? "the thread_siblings masks (no "
+				   "thread_siblings_list)" : "");
+	else if (err == 0)
 		sampler_set_status(s, SRC_TOPOLOGY, "ok");
 	else if (err == EINVAL)
 		sampler_set_status(s, SRC_TOPOLOGY, "/sys/devices/system/cpu/online is not a CPU "
@@ -162,12 +189,13 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		sampler_set_status(s, SRC_TOPOLOGY, "no CPUs under /sys/devices/system/cpu: %s",
 				   strerror(-sts));
 	} else {
+		s->topo.split_compute_units = cpuinfo_has_compute_units(&s->cpuinfo);
 		if (s->config.nsiblings) {
 			s->topo.sibling_sets = s->config.siblings;
 			s->topo.nsibling_sets = s->config.nsiblings;
-			topology_scan(&s->topo);
 		}
-		topology_status(s);
+		if (s->config.nsiblings || s->topo.split_compute_units)
+			topology_scan(&s->topo);
 	}
 	n = s->topo.ncpus > 0 ? s->topo.ncpus : 1;
 	s->cpu = calloc((size_t)n, sizeof *s->cpu);
@@ -181,6 +209,8 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 		return -ENOMEM;
 	note_membership(s);
 	assign_tables(s);
+	if (s->topo.ncpus > 0)
+		topology_status(s);
 	/* A source that cannot start says why in its status; the others and
 	 * /proc/stat go on all the same. */
 	for (int i = 0; i < s->nsources; i++) {
@@ -549,7 +579,6 @@ int sampler_pass(struct sampler *s)
 	double start = mono_seconds();
 	int changed = topology_refresh(&s->topo), sts;
 
-	topology_status(s);
 	if (changed) {
 		restart_changed_cores(s);
 		assign_tables(s);
@@ -557,6 +586,7 @@ int sampler_pass(struct sampler *s)
 			if (s->source[i]->sync && s->state[i] && !s->stopped[i])
 				s->source[i]->sync(&s->ctx[i], s->state[i]);
 	}
+	topology_status(s);
 	for (int i = 0; i < s->nsources; i++)
 		if (s->state[i] && !s->stopped[i])
 			s->source[i]->read(&s->ctx[i], s->state[i], changed);

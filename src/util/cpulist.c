@@ -1,5 +1,6 @@
 #include "cpulist.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -116,4 +117,37 @@ int cpulist_collect(const char *text, int *cpus, int max)
 	if (walk(text, add_range, &c) < 0 && c.n <= max)
 		return -1;
 	return c.n;
+}
+
+/* The mask format ("%*pb", lib/vsprintf.c bitmap_string): 32-bit words in
+ * hex, the highest first, commas between; the last word holds CPUs 0-31. */
+int cpumask_collect(const char *text, int *cpus, int max)
+{
+	int ndigits = 0, n = 0;
+	const char *end = text + strcspn(text, "\n");
+
+	for (const char *p = text; p < end; p++)
+		if (isxdigit((unsigned char)*p))
+			ndigits++;
+		else if (*p != ',')
+			return -1;
+	if (ndigits == 0 || (long)ndigits * 4 > CPULIST_MAX_CPUS)
+		return -1;
+	/* From the last digit (CPUs 0-3) back to the first, each 4 CPUs. */
+	for (int base = 0; end > text; ) {
+		char c = *--end;
+		int v;
+
+		if (c == ',')
+			continue;
+		v = isdigit((unsigned char)c) ? c - '0' : tolower((unsigned char)c) - 'a' + 10;
+		for (int bit = 0; bit < 4; bit++)
+			if (v & (1 << bit)) {
+				if (n == max)
+					return max + 1;
+				cpus[n++] = base + bit;
+			}
+		base += 4;
+	}
+	return n;
 }

@@ -1,6 +1,7 @@
 /*
  * The kernel's CPU list format ("0-3,8,10-11\n", as in
- * /sys/devices/system/cpu/online and thread_siblings_list).
+ * /sys/devices/system/cpu/online and thread_siblings_list), and its mask
+ * format (thread_siblings).
  */
 #ifndef SMTCPU_CPULIST_H
 #define SMTCPU_CPULIST_H
@@ -25,5 +26,9 @@ int cpulist_first(const char *text);
  * the first max of them into cpus.  Returns how many it stored, max + 1
  * when the list has more, or -1 when malformed. */
 int cpulist_collect(const char *text, int *cpus, int max);
+
+/* Likewise from the kernel's mask format ("00000000,00000101": CPUs 0
+ * and 8), as in thread_siblings where an older kernel has no list. */
+int cpumask_collect(const char *text, int *cpus, int max);
 
 #endif

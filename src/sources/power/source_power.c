@@ -23,7 +23,13 @@ static void purr_status(const struct source_ctx *ctx, struct power_state *ps)
 
 	ps->trusted = false;
 	if (p->nopen[PURR] == 0 && p->nfailed[PURR] == 0) {
-		if (err == 0 || err == ENOENT)
+		if ((err == 0 || err == ENOENT) && ctx->cpuinfo->arch == CPU_ARCH_POWER)
+			/* (arch/powerpc/kernel/sysfs.c makes it where the CPU
+			 * has the register: CPU_FTR_PURR, POWER5 on) */
+			source_set_status(ctx, POWER_STATUS_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is "
+			       "absent on this POWER system (a processor without the register, or a "
+			       "/sys that does not show it); smt.* values come from the model");
+		else if (err == 0 || err == ENOENT)
 			source_set_status(ctx, POWER_STATUS_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
 			       "(only IBM POWER has it)");
 		else if (err == EACCES || err == EPERM)
@@ -106,8 +112,8 @@ static int power_init(const struct source_ctx *ctx, void *state)
 	if (sts == -ENOENT)
 		source_set_status(ctx, POWER_STATUS_LPARCFG, "%s",
 				  strcmp(ctx->cpuinfo->platform, "pSeries") == 0 ?
-				  "no /proc/powerpc/lparcfg: this pSeries kernel is built without it "
-				  "(CONFIG_LPARCFG is not set, as in Debian's); lpar.* have no values" :
+				  "no /proc/powerpc/lparcfg on this pSeries system (a kernel without "
+				  "CONFIG_LPARCFG, as Debian's, has none); lpar.* have no values" :
 				  "no /proc/powerpc/lparcfg (not a pSeries LPAR)");
 	else if (sts < 0)
 		source_set_status(ctx, POWER_STATUS_LPARCFG, "cannot open /proc/powerpc/lparcfg: %s", strerror(-sts));
