@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "unit.h"
+#include "cpuinfo.h"
 #include "cpulist.h"
 #include "cpustat.h"
 #include "log.h"
@@ -145,6 +146,43 @@ static void cpu_masks(void **state)
 	assert_int_equal(cpumask_collect("0", cpus, 8), 0);
 }
 
+/* The processor from /proc/cpuinfo as each kernel prints it: x86's
+ * show_cpuinfo (arch/x86/kernel/cpu/proc.c: vendor_id, cpu family, model),
+ * s390's show_cpu_summary (arch/s390/kernel/processor.c: "vendor_id :
+ * IBM/S390"), powerpc's show_cpuinfo (arch/powerpc/kernel/setup-common.c:
+ * "cpu"). */
+static void processors(void **state)
+{
+	struct cpuinfo ci;
+	char opteron[] = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 21\n"
+			 "model\t\t: 2\nmodel name\t: AMD Opteron(tm) Processor 6328\n";
+	char epyc[] = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 23\n"
+		      "model\t\t: 1\nmodel name\t: AMD EPYC 7451 24-Core Processor\n";
+	char s390[] = "vendor_id       : IBM/S390\n# processors    : 2\n"
+		      "bogomips per cpu: 3033.00\n";
+	char power7[] = "processor\t: 0\ncpu\t\t: POWER7 (architected), altivec supported\n"
+			"timebase\t: 512000000\nplatform\t: pSeries\n";
+	char lone[] = "vendor_id\t: SomeVendor\n";
+	(void)state;
+
+	cpuinfo_parse(&ci, opteron);
+	assert_int_equal(ci.arch, CPU_ARCH_X86);
+	assert_int_equal(ci.family, 21);
+	assert_int_equal(ci.model, 2);
+	assert_true(cpuinfo_has_compute_units(&ci));
+	cpuinfo_parse(&ci, epyc);
+	assert_int_equal(ci.arch, CPU_ARCH_X86);
+	assert_false(cpuinfo_has_compute_units(&ci));
+	cpuinfo_parse(&ci, s390);
+	assert_int_equal(ci.arch, CPU_ARCH_S390);
+	assert_false(cpuinfo_has_compute_units(&ci));
+	cpuinfo_parse(&ci, power7);
+	assert_int_equal(ci.arch, CPU_ARCH_POWER);
+	assert_int_equal(ci.power_generation, 7);
+	cpuinfo_parse(&ci, lone);	/* a vendor_id alone says no architecture */
+	assert_int_equal(ci.arch, CPU_ARCH_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +192,7 @@ int main(void)
 		cmocka_unit_test_setup(empty_and_headless, setup),
 		cmocka_unit_test_setup(cpu_lists, setup),
 		cmocka_unit_test_setup(cpu_masks, setup),
+		cmocka_unit_test(processors),
 	};
 	return cmocka_run_group_tests_name("parsing", tests, NULL, NULL);
 }

@@ -77,12 +77,17 @@ static void parse_line(struct cpuinfo *info, char *line)
 	} else if (strcmp(key, "machine") == 0) {
 		copy(info->machine, sizeof info->machine, value);
 	} else if (strcmp(key, "vendor_id") == 0 && info->vendor[0] == '\0') {
-		/* x86's show_cpuinfo prints the CPUID vendor; s390's
-		 * show_cpu_summary "IBM/S390" (arch/s390/kernel/processor.c). */
+		/* s390's show_cpu_summary prints "IBM/S390"
+		 * (arch/s390/kernel/processor.c); x86's, below. */
 		copy(info->vendor, sizeof info->vendor, value);
-		info->arch = strncmp(value, "IBM/S390", 8) == 0 ? CPU_ARCH_S390 : CPU_ARCH_X86;
+		if (strncmp(value, "IBM/S390", 8) == 0)
+			info->arch = CPU_ARCH_S390;
 	} else if (strcmp(key, "cpu family") == 0 && info->family == 0) {
+		/* x86's show_cpuinfo (arch/x86/kernel/cpu/proc.c) prints
+		 * vendor_id, then "cpu family": together, they are x86's. */
 		info->family = small_number(value);
+		if (info->vendor[0] && info->arch == CPU_ARCH_UNKNOWN)
+			info->arch = CPU_ARCH_X86;
 	} else if (strcmp(key, "model") == 0 && info->model == 0 && info->arch == CPU_ARCH_X86) {
 		info->model = small_number(value);
 	} else if (strcmp(key, "model name") == 0 && info->cpu_name[0] == '\0') {
