@@ -1,4 +1,5 @@
-/* The kernel's CPU lists: online, possible, sibling and cache lists. */
+/* The kernel's CPU lists (online, possible, sibling and cache lists) and
+ * masks (thread_siblings on older kernels). */
 #include "cpulist.h"
 #include "fuzz.h"
 
@@ -12,6 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cpulist_span(text);
 	cpulist_first(text);
 	cpulist_collect(text, cpus, 8);
+	cpumask_collect(text, cpus, 8);
 	free(text);
 	return 0;
 }
