@@ -181,6 +181,7 @@ static long core_id(int cpu)
 static int siblings(struct topology *t, int cpu, int cpus[SMT_MAX_THREADS])
 {
 	int listed[SMT_MAX_THREADS + 1], n = -1, kept = 0, self = 0;
+	long own_id;
 	char text[4096];
 	ssize_t len = 0;
 
@@ -210,12 +211,13 @@ static int siblings(struct topology *t, int cpu, int cpus[SMT_MAX_THREADS])
 		cpus[0] = cpu;
 		return 1;
 	}
+	own_id = t->split_compute_units ? core_id(cpu) : -1;
 	for (int i = 0; i < n && i < SMT_MAX_THREADS + 1; i++) {
 		int c = listed[i];
 
 		if (c >= t->ncpus || !t->online[c] || (t->core_of[c] >= 0 && c != cpu))
 			continue;
-		if (c != cpu && t->split_compute_units && core_id(cpu) != core_id(c))
+		if (c != cpu && t->split_compute_units && own_id != core_id(c))
 			continue;	/* another core of the same compute unit */
 		if (kept == SMT_MAX_THREADS)
 			return SMT_MAX_THREADS + 1;

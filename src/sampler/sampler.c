@@ -77,7 +77,7 @@ static int cores_without_table(const struct sampler *s)
 
 static void topology_status(struct sampler *s)
 {
-	int err = s->topo.online_error, untabled = s->core ? cores_without_table(s) : 0;
+	int err = s->topo.online_error, untabled = s->untabled_cores;
 	const struct topology *t = &s->topo;
 
 	if (err == 0 && untabled)
@@ -159,6 +159,7 @@ static void assign_tables(struct sampler *s)
 		const struct topo_core *c = &s->topo.cores[i];
 		s->core[c->first_cpu].table = smt_table_for(&s->config, &s->cpuinfo, c->nthreads);
 	}
+	s->untabled_cores = cores_without_table(s);	/* (for the status, each pass) */
 }
 
 int sampler_init(struct sampler *s, const char *config_path, int config_optional)

@@ -84,6 +84,7 @@ struct sampler {
 	int basis[SOURCE_MAX], nbasis;
 	bool basis_on[SOURCE_MAX], basis_turned_on;
 	int nstatus;			/* smtcpu.status instances: SRC_COUNT, then the sources' */
+	int untabled_cores;		/* cores of 2+ threads no table covers, as last assigned */
 	const char *status_name[SOURCE_MAX_STATUS];
 	char status[SOURCE_MAX_STATUS][SOURCE_STATUS_LEN];	/* "ok", or why there are no values */
 	double ms_per_tick;
