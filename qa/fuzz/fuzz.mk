@@ -65,3 +65,27 @@ fuzz: fuzz-build fuzz-seeds
 		echo "fuzz/$$n: $$(sed -n 's/^stat::number_of_executed_units: *//p' \
 			$(FUZZ_WORK)/$$n.fuzz.log) executions in $(FUZZ_SECONDS) s, $$r"; \
 	done; exit $$found
+
+# Where libFuzzer is not at hand (a cross build, qa/cross/build): each
+# harness with qa/fuzz/standalone.c as its main, built by $(CC) with the
+# build's own flags against its library, and run once over the same inputs.
+# FUZZ_RUN runs a foreign program (qemu-user).
+FUZZ_STANDALONE_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+
+$(BUILD)/fuzz/fuzz_%: qa/fuzz/fuzz_%.c qa/fuzz/standalone.c qa/fuzz/fuzz.h qa/fuzz/tree.h $(LIB) $(BIN_FLAVOUR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Iqa/fuzz -o $@ $< qa/fuzz/standalone.c $(LIB) $(LIB_LIBS)
+
+.PHONY: fuzz-standalone fuzz-regress-standalone
+fuzz-standalone: $(FUZZ_STANDALONE_BINS)
+
+fuzz-regress-standalone: fuzz-standalone fuzz-seeds
+	@failed=0; for n in $(FUZZ_NAMES); do \
+		mkdir -p $(FUZZ_WORK)/seeds/$$n qa/fuzz/regress/$$n; \
+		if $(FUZZ_RUN) $(BUILD)/fuzz/fuzz_$$n $(FUZZ_WORK)/seeds/$$n qa/fuzz/regress/$$n \
+			>$(FUZZ_WORK)/$$n.standalone.log 2>&1; then \
+			echo "fuzz/$$n: ok ($$(cat $(FUZZ_WORK)/$$n.standalone.log))"; \
+		else \
+			failed=1; echo "fuzz/$$n: FAILED"; tail -30 $(FUZZ_WORK)/$$n.standalone.log; \
+		fi; \
+	done; exit $$failed

@@ -126,6 +126,14 @@ static void power_needs_no_msr(void **state)
 	assert_null(plan.zen);
 	assert_false(plan.msr);
 	assert_string_equal(plan.why, "ok");
+	/* Under QEMU's TCG the PMU counts, but its cycles are nanoseconds of
+	 * QEMU's virtual clock (target/ppc/power8-pmu.c, update_PMC_PM_CYC):
+	 * counted, and said to be no processor's. */
+	ci.guest = POWER_GUEST_TCG;
+	assert_int_equal(core_pmu_plan(&plan, &ci), 0);
+	assert_true(plan.core);
+	assert_non_null(strstr(plan.why, "QEMU's emulated PMU"));
+	assert_non_null(strstr(plan.why, "neither is a processor's"));
 }
 
 /* A malformed alias is an error that names the file. */

@@ -14,6 +14,7 @@
 #include "alloc_count.h"
 #include "amd_events.h"
 #include "intel_smt.h"
+#include "libpfm_arch.h"
 #include "pfmlookup.h"
 
 /* One DRAM event of one channel: EventCode, UMask, what it counts. */
@@ -179,6 +180,7 @@ static void l3_events_as_perf_lists_them(void **state)
 {
 	uint64_t event, umask;
 	(void)state;
+	skip_unless_libpfm_has_x86();
 
 	assert_int_equal(AMD_L3_EVENT, 0x04);
 	assert_int_equal(AMD_L3_UMASK_ACCESSES, 0xff);
@@ -213,6 +215,7 @@ static void intel_overlap_events_as_libpfm_lists_them(void **state)
 	};
 	uint64_t event, umask;
 	(void)state;
+	skip_unless_libpfm_has_x86();
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		const struct intel_smt_events *e = intel_smt_events(cases[i].kind);

@@ -71,6 +71,13 @@ int core_pmu_plan(struct core_pmu_plan *plan, const struct cpuinfo *ci)
 				    : "the msr PMU has no aperf/mperf (a CPU without them, or a "
 				      "virtual machine that hides them): no effective frequency");
 	}
+	/* QEMU's TCG counts for POWER what it can emulate (target/ppc/power8-pmu.c:
+	 * "the pseries and pvn clock runs at 1Ghz, meaning that 1 nanosec equals
+	 * 1 cycle"): counted, but said to be no processor's. */
+	if (plan->core && ci->guest == POWER_GUEST_TCG && !plan->why[0])
+		snprintf(plan->why, sizeof plan->why,
+			 "counting QEMU's emulated PMU (a TCG guest): cycles are its virtual clock's "
+			 "nanoseconds, instructions those it translated; neither is a processor's");
 	if (!plan->why[0])
 		snprintf(plan->why, sizeof plan->why, "ok");
 	return 0;

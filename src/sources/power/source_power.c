@@ -28,39 +28,39 @@ static void purr_status(const struct source_ctx *ctx, struct power_state *ps)
 			 * has the register: CPU_FTR_PURR, POWER5 on) */
 			source_set_status(ctx, POWER_STATUS_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is "
 			       "absent on this POWER system (a processor without the register, or a "
-			       "/sys that does not show it); smt.* values come from the model");
+			       "/sys that does not show it); smt.* use the software PURR or the model (smt.source)");
 		else if (err == 0 || err == ENOENT)
 			source_set_status(ctx, POWER_STATUS_PURR, "no PURR: /sys/devices/system/cpu/cpuN/purr is absent "
 			       "(only IBM POWER has it)");
 		else if (err == EACCES || err == EPERM)
 			source_set_status(ctx, POWER_STATUS_PURR, "cannot read cpu%d/purr: %s (PURR files are root only: "
-			       "run the PMDA as root); smt.* values come from the model",
+			       "run the PMDA as root); smt.* use the software PURR or the model (smt.source)",
 			       p->open_error_cpu[PURR], strerror(err));
 		else
-			source_set_status(ctx, POWER_STATUS_PURR, "cannot read cpu%d/purr: %s; smt.* values come from "
-			       "the model", p->open_error_cpu[PURR], strerror(err));
+			source_set_status(ctx, POWER_STATUS_PURR, "cannot read cpu%d/purr: %s; smt.* use the software PURR or the model "
+			       "(smt.source)", p->open_error_cpu[PURR], strerror(err));
 		return;
 	}
 	if (ctx->cpuinfo->timebase == 0) {
 		source_set_status(ctx, POWER_STATUS_PURR, "no timebase line in /proc/cpuinfo: PURR ticks cannot be "
-		       "turned into time; smt.* values come from the model");
+		       "turned into time; smt.* use the software PURR or the model (smt.source)");
 		return;
 	}
 	if (ctx->cpuinfo->guest == POWER_GUEST_TCG) {
 		source_set_status(ctx, POWER_STATUS_PURR, "QEMU guest without KVM (TCG) on POWER%d: "
 		       "its PURR is QEMU's emulation, not a core's hardware share; PURR counters are "
-		       "exported as read, smt.* values come from the model", ctx->cpuinfo->power_generation);
+		       "exported as read, smt.* use the software PURR or the model (smt.source)", ctx->cpuinfo->power_generation);
 		return;
 	}
 	if (ctx->cpuinfo->guest == POWER_GUEST_KVM && ctx->cpuinfo->power_generation >= 9) {
 		source_set_status(ctx, POWER_STATUS_PURR, "KVM guest on POWER%d: PURR counts the whole timebase for a "
 		       "busy vCPU, not its share of a core; PURR counters are exported as read, "
-		       "smt.* values come from the model", ctx->cpuinfo->power_generation);
+		       "smt.* use the software PURR or the model (smt.source)", ctx->cpuinfo->power_generation);
 		return;
 	}
 	if (p->nopen[IDLE_PURR] == 0 && p->nfailed[IDLE_PURR] == 0) {
 		source_set_status(ctx, POWER_STATUS_PURR, "no idle_purr (a PowerNV host, or a kernel before 5.8): busy "
-		       "PURR is unknown; smt.* values come from the model, and PURR is shared out "
+		       "PURR is unknown; smt.* use the software PURR or the model (smt.source), and PURR is shared out "
 		       "by mode in proportion to /proc/stat");
 		return;
 	}
