@@ -1,0 +1,320 @@
+/*
+ * The software PURR against its floor, for make bench: smtcpu's sched_switch
+ * program beside a trivial one on the same tracepoint (floor.bpf.c: a count
+ * into a per-CPU array), under three loads.
+ *
+ *   swfloor ROUNDS RUNS
+ *
+ * Each load, with CPUs 0 and 1 passing a byte back and forth ROUNDS times
+ * over two pipes (pingpong.h):
+ *   by the kernel's BPF statistics: both programs attached together, so
+ *     they run at the same switches, and each one's ns a call (the
+ *     statistics add a clock read either side of every call, to both);
+ *   end to end: the round trip with nothing attached, with the floor alone
+ *     and with smtcpu's alone, RUNS times in turn; the ns each adds a
+ *     switch, and the noise, half the interquartile range of the bare runs.
+ * The loads:
+ *   quiet   nothing else;
+ *   storm   a process forking children that exit at once, throughout
+ *           (new entries in smtcpu's tasks map at every one);
+ *   alive   10,000 more processes, each woken once before every run, so
+ *           smtcpu's program has charged them all (a tasks map of 10,000).
+ * One line a load:
+ *   load NAME floor_ns F smtcpu_ns S stat_x S/F rtt_off_ns R switches W
+ *   e2e_floor_ns A e2e_smtcpu_ns B noise_ns N
+ */
+#include "pingpong.h"
+
+#include "log.h"
+#include "swfloor.skel.h"
+
+#define ALIVE 10000
+#define MAX_RUNS 64
+
+/* A child of the pinned parent runs anywhere, as other work would. */
+static void unpin(void)
+{
+	cpu_set_t all;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	CPU_ZERO(&all);
+	for (long c = 0; c < n && c < CPU_SETSIZE; c++)
+		CPU_SET(c, &all);
+	sched_setaffinity(0, sizeof all, &all);
+}
+
+static void quiet_log(enum smt_log_level level, const char *message)
+{
+	(void)level;
+	(void)message;
+}
+
+/* Processes that each run once whenever wake() is called. */
+struct sleepers {
+	pid_t pid[ALIVE];
+	int n;
+	int tick, ready;	/* the parent's ends: bytes out, bytes back */
+};
+
+static int start_sleepers(struct sleepers *s, int n)
+{
+	pid_t parent = getpid();
+	int tick[2], ready[2];
+	char c;
+
+	s->n = 0;
+	if (pipe(tick) < 0 || pipe(ready) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			die_with(parent);
+			unpin();
+			close(tick[1]);
+			close(ready[0]);
+			while (read(tick[0], &c, 1) == 1 && write(ready[1], &c, 1) == 1)
+				;
+			_exit(0);
+		}
+		s->pid[s->n++] = pid;
+	}
+	close(tick[0]);
+	close(ready[1]);
+	s->tick = tick[1];
+	s->ready = ready[0];
+	return s->n == n ? 0 : -1;
+}
+
+/* Each sleeper runs once: a byte to each, a byte back from each. */
+static int wake(const struct sleepers *s)
+{
+	static char buf[ALIVE];
+	int left = s->n;
+
+	if (s->n == 0)
+		return 0;
+	if (write(s->tick, buf, (size_t)s->n) != s->n)
+		return -1;
+	while (left > 0) {
+		ssize_t got = read(s->ready, buf, (size_t)left);
+
+		if (got <= 0)
+			return -1;
+		left -= (int)got;
+	}
+	return 0;
+}
+
+static void stop_sleepers(struct sleepers *s)
+{
+	if (s->n == 0)
+		return;
+	close(s->tick);
+	close(s->ready);
+	stop(s->pid, s->n);
+	s->n = 0;
+}
+
+/* A process that forks children which exit at once, until stopped. */
+static pid_t start_storm(void)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid != 0)
+		return pid;
+	die_with(parent);
+	unpin();
+	for (;;) {
+		pid_t child = fork();
+
+		if (child == 0)
+			_exit(0);
+		if (child > 0)
+			waitpid(child, NULL, 0);
+	}
+}
+
+struct load {
+	const char *name;
+	struct sleepers alive;
+	pid_t storm;
+};
+
+static int load_start(struct load *l, const char *name)
+{
+	memset(l, 0, sizeof *l);
+	l->name = name;
+	l->storm = -1;
+	if (strcmp(name, "storm") == 0 && (l->storm = start_storm()) < 0)
+		return -1;
+	if (strcmp(name, "alive") == 0 && start_sleepers(&l->alive, ALIVE) < 0) {
+		fprintf(stderr, "swfloor: only %d of %d processes started\n", l->alive.n, ALIVE);
+		stop_sleepers(&l->alive);
+		return -1;
+	}
+	return 0;
+}
+
+static void load_stop(struct load *l)
+{
+	if (l->storm > 0)
+		stop(&l->storm, 1);
+	stop_sleepers(&l->alive);
+}
+
+/* One timed ping-pong under the load. */
+static int run(const struct load *l, const struct pingpong *p, int rounds, double *ns, double *sw)
+{
+	if (wake(&l->alive) < 0) {
+		fprintf(stderr, "swfloor: the %d processes did not all run\n", l->alive.n);
+		return -1;
+	}
+	return pingpong(p, rounds, ns, sw);
+}
+
+static double quartile(double *v, int n, int q)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp);
+	return v[(n - 1) * q / 4];
+}
+
+/* Both programs attached: each one's ns a call over the same switches. */
+static int by_statistics(const struct load *l, const struct pingpong *p, int rounds, double *floor_ns,
+			 double *smtcpu_ns)
+{
+	struct swfloor_bpf *floor;
+	struct sched_purr sp;
+	uint64_t f0, fn0, f1, fn1, s0, sn0, s1, sn1;
+	double ns, sw;
+	int stats = bpf_enable_stats(BPF_STATS_RUN_TIME), fd, sts = -1;
+
+	if (stats < 0) {
+		fprintf(stderr, "swfloor: BPF statistics: %s\n", strerror(errno));
+		return -1;
+	}
+	if ((floor = swfloor_bpf__open_and_load()) == NULL || swfloor_bpf__attach(floor) != 0) {
+		fprintf(stderr, "swfloor: the floor program: %s\n", strerror(errno));
+		swfloor_bpf__destroy(floor);
+		close(stats);
+		return -1;
+	}
+	if (purr_on(&sp) == 0) {
+		if ((fd = switch_prog(&sp)) < 0) {
+			fprintf(stderr, "swfloor: smtcpu's sched_switch program is not to be found\n");
+		} else {
+			int ffd = bpf_program__fd(floor->progs.floor_switch);
+
+			if (prog_stats(ffd, &f0, &fn0) == 0 && prog_stats(fd, &s0, &sn0) == 0 &&
+			    run(l, p, rounds, &ns, &sw) == 0 && prog_stats(ffd, &f1, &fn1) == 0 &&
+			    prog_stats(fd, &s1, &sn1) == 0 && fn1 > fn0 && sn1 > sn0) {
+				*floor_ns = (double)(f1 - f0) / (double)(fn1 - fn0);
+				*smtcpu_ns = (double)(s1 - s0) / (double)(sn1 - sn0);
+				sts = 0;
+			}
+			close(fd);
+		}
+		sched_purr_close(&sp);
+	}
+	swfloor_bpf__destroy(floor);
+	close(stats);
+	return sts;
+}
+
+/* Nothing, the floor, smtcpu's program: runs in turn, so that drift on a
+ * shared machine falls on all three alike. */
+static int end_to_end(const struct load *l, const struct pingpong *p, int rounds, int runs, double *rtt,
+		      double *sw_med, double *floor_ns, double *smtcpu_ns, double *noise_ns)
+{
+	double off[MAX_RUNS], fl[MAX_RUNS], on[MAX_RUNS], sw[3 * MAX_RUNS], per;
+
+	for (int i = 0; i < runs; i++) {
+		struct swfloor_bpf *floor;
+		struct sched_purr sp;
+		int sts;
+
+		if (run(l, p, rounds, &off[i], &sw[3 * i]) < 0)
+			return -1;
+		if ((floor = swfloor_bpf__open_and_load()) == NULL || swfloor_bpf__attach(floor) != 0) {
+			fprintf(stderr, "swfloor: the floor program: %s\n", strerror(errno));
+			swfloor_bpf__destroy(floor);
+			return -1;
+		}
+		sts = run(l, p, rounds, &fl[i], &sw[3 * i + 1]);
+		swfloor_bpf__destroy(floor);
+		if (sts < 0 || purr_on(&sp) < 0)
+			return -1;
+		sts = run(l, p, rounds, &on[i], &sw[3 * i + 2]);
+		sched_purr_close(&sp);
+		if (sts < 0)
+			return -1;
+	}
+	per = median(sw, 3 * runs);
+	*sw_med = per;
+	*rtt = median(off, runs);
+	*floor_ns = (median(fl, runs) - *rtt) / per;
+	*smtcpu_ns = (median(on, runs) - *rtt) / per;
+	*noise_ns = (quartile(off, runs, 3) - quartile(off, runs, 1)) / 2 / per;
+	return 0;
+}
+
+static int measure(const char *name, const struct pingpong *p, int rounds, int runs)
+{
+	struct load l;
+	double fs, ss, rtt, sw, fe, se, noise;
+	int sts = -1;
+
+	if (load_start(&l, name) < 0) {
+		fprintf(stderr, "swfloor: load %s: %s\n", name, strerror(errno));
+		return -1;
+	}
+	if (by_statistics(&l, p, rounds, &fs, &ss) == 0 &&
+	    end_to_end(&l, p, rounds, runs, &rtt, &sw, &fe, &se, &noise) == 0) {
+		printf("load %s floor_ns %.1f smtcpu_ns %.1f stat_x %.2f rtt_off_ns %.0f switches %.2f "
+		       "e2e_floor_ns %.1f e2e_smtcpu_ns %.1f noise_ns %.1f\n",
+		       name, fs, ss, ss / fs, rtt, sw, fe, se, noise);
+		fflush(stdout);
+		sts = 0;
+	}
+	load_stop(&l);
+	return sts;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const loads[] = { "quiet", "storm", "alive" };
+	struct pingpong p = { .ctr = { -1, -1 } };
+	int to[2], from[2], rounds, runs, sts = 0;
+	pid_t echo;
+
+	if (argc != 3 || (rounds = atoi(argv[1])) < 1 || (runs = atoi(argv[2])) < 1 || runs > MAX_RUNS) {
+		fprintf(stderr, "usage: swfloor ROUNDS RUNS (RUNS at most %d)\n", MAX_RUNS);
+		return 2;
+	}
+	smt_log_set_sink(quiet_log);
+	signal(SIGPIPE, SIG_IGN);
+	if (pipe(to) < 0 || pipe(from) < 0 || (echo = start_echo(to, from)) < 0) {
+		perror("swfloor");
+		return 1;
+	}
+	close(to[0]);
+	close(from[1]);
+	p.to = to[1];
+	p.from = from[0];
+	if (pin(0) < 0 || (p.ctr[0] = open_switches(0)) < 0 || (p.ctr[1] = open_switches(1)) < 0) {
+		perror("swfloor: CPUs 0 and 1");
+		sts = 1;
+	}
+	for (size_t i = 0; sts == 0 && i < sizeof loads / sizeof loads[0]; i++)
+		if (measure(loads[i], &p, rounds, runs) < 0)
+			sts = 1;
+	close(p.to);
+	close(p.from);
+	stop(&echo, 1);
+	for (int i = 0; i < 2; i++)
+		if (p.ctr[i] >= 0)
+			close(p.ctr[i]);
+	return sts;
+}
