@@ -64,35 +64,12 @@
 #include "sysroot.h"
 
 #include "alloc_count.h"
+#include "movestat.h"
 #include "pingpong.h"
 
 static void quiet(enum smt_log_level level, const char *message)
 {
 	(void)level; (void)message;
-}
-
-/* Rewrites /proc/stat in place with every CPU's user and idle moved on. */
-static void move_stat(const char *root, int ncpus, int round)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/proc/stat", root);
-	if ((f = fopen(path, "r+")) == NULL) {
-		perror(path);
-		exit(1);
-	}
-	fprintf(f, "cpu  0 0 0 0 0 0 0 0 0 0\n");
-	for (int c = 0; c < ncpus; c++) {
-		int busy = (c * 7 + round * 13) % 100;
-		fprintf(f, "cpu%d %d 100 2000 %d 300 50 70 0 0 0\n", c,
-			5000 + round * 100 + busy, 90000 + round * 100 + (100 - busy));
-	}
-	fprintf(f, "intr 123456789 44 9 0 0 0\nctxt 987654321\nbtime 1763700000\n"
-		   "processes 123456\nprocs_running 1\nprocs_blocked 0\n");
-	if (ftruncate(fileno(f), ftell(f)) < 0)
-		perror("ftruncate");
-	fclose(f);
 }
 
 static int sample(const char *root, int n, const char *config)

@@ -8,7 +8,8 @@
  * Each load, with CPUs 0 and 1 passing a byte back and forth ROUNDS times
  * over two pipes (pingpong.h):
  *   by the kernel's BPF statistics: both programs attached together, so
- *     they run at the same switches, and each one's ns a call (the
+ *     they run at the same switches, and each one's ns a call in each of
+ *     RUNS runs: the medians, and the median of the runs' ratios (the
  *     statistics add a clock read either side of every call, to both);
  *   end to end: the round trip with nothing attached, with the floor alone
  *     and with smtcpu's alone, RUNS times in turn; the ns each adds a
@@ -181,15 +182,15 @@ static double quartile(double *v, int n, int q)
 	return v[(n - 1) * q / 4];
 }
 
-/* Both programs attached: each one's ns a call over the same switches. */
-static int by_statistics(const struct load *l, const struct pingpong *p, int rounds, double *floor_ns,
-			 double *smtcpu_ns)
+/* Both programs attached: each one's ns a call over the same switches, in
+ * each of RUNS runs; the medians, and the median of the runs' ratios. */
+static int by_statistics(const struct load *l, const struct pingpong *p, int rounds, int runs,
+			 double *floor_ns, double *smtcpu_ns, double *ratio)
 {
+	double fl[MAX_RUNS], on[MAX_RUNS], x[MAX_RUNS], ns, sw;
 	struct swfloor_bpf *floor;
 	struct sched_purr sp;
-	uint64_t f0, fn0, f1, fn1, s0, sn0, s1, sn1;
-	double ns, sw;
-	int stats = bpf_enable_stats(BPF_STATS_RUN_TIME), fd, sts = -1;
+	int stats = bpf_enable_stats(BPF_STATS_RUN_TIME), fd, ffd, n = 0;
 
 	if (stats < 0) {
 		fprintf(stderr, "swfloor: BPF statistics: %s\n", strerror(errno));
@@ -201,18 +202,21 @@ static int by_statistics(const struct load *l, const struct pingpong *p, int rou
 		close(stats);
 		return -1;
 	}
+	ffd = bpf_program__fd(floor->progs.floor_switch);
 	if (purr_on(&sp) == 0) {
 		if ((fd = switch_prog(&sp)) < 0) {
 			fprintf(stderr, "swfloor: smtcpu's sched_switch program is not to be found\n");
 		} else {
-			int ffd = bpf_program__fd(floor->progs.floor_switch);
+			for (; n < runs; n++) {
+				uint64_t f0, fn0, f1, fn1, s0, sn0, s1, sn1;
 
-			if (prog_stats(ffd, &f0, &fn0) == 0 && prog_stats(fd, &s0, &sn0) == 0 &&
-			    run(l, p, rounds, &ns, &sw) == 0 && prog_stats(ffd, &f1, &fn1) == 0 &&
-			    prog_stats(fd, &s1, &sn1) == 0 && fn1 > fn0 && sn1 > sn0) {
-				*floor_ns = (double)(f1 - f0) / (double)(fn1 - fn0);
-				*smtcpu_ns = (double)(s1 - s0) / (double)(sn1 - sn0);
-				sts = 0;
+				if (prog_stats(ffd, &f0, &fn0) < 0 || prog_stats(fd, &s0, &sn0) < 0 ||
+				    run(l, p, rounds, &ns, &sw) < 0 || prog_stats(ffd, &f1, &fn1) < 0 ||
+				    prog_stats(fd, &s1, &sn1) < 0 || fn1 <= fn0 || sn1 <= sn0)
+					break;
+				fl[n] = (double)(f1 - f0) / (double)(fn1 - fn0);
+				on[n] = (double)(s1 - s0) / (double)(sn1 - sn0);
+				x[n] = on[n] / fl[n];
 			}
 			close(fd);
 		}
@@ -220,7 +224,12 @@ static int by_statistics(const struct load *l, const struct pingpong *p, int rou
 	}
 	swfloor_bpf__destroy(floor);
 	close(stats);
-	return sts;
+	if (n < runs)
+		return -1;
+	*floor_ns = median(fl, n);
+	*smtcpu_ns = median(on, n);
+	*ratio = median(x, n);
+	return 0;
 }
 
 /* Nothing, the floor, smtcpu's program: runs in turn, so that drift on a
@@ -263,18 +272,18 @@ static int end_to_end(const struct load *l, const struct pingpong *p, int rounds
 static int measure(const char *name, const struct pingpong *p, int rounds, int runs)
 {
 	struct load l;
-	double fs, ss, rtt, sw, fe, se, noise;
+	double fs, ss, sx, rtt, sw, fe, se, noise;
 	int sts = -1;
 
 	if (load_start(&l, name) < 0) {
 		fprintf(stderr, "swfloor: load %s: %s\n", name, strerror(errno));
 		return -1;
 	}
-	if (by_statistics(&l, p, rounds, &fs, &ss) == 0 &&
+	if (by_statistics(&l, p, rounds, runs, &fs, &ss, &sx) == 0 &&
 	    end_to_end(&l, p, rounds, runs, &rtt, &sw, &fe, &se, &noise) == 0) {
 		printf("load %s floor_ns %.1f smtcpu_ns %.1f stat_x %.2f rtt_off_ns %.0f switches %.2f "
 		       "e2e_floor_ns %.1f e2e_smtcpu_ns %.1f noise_ns %.1f\n",
-		       name, fs, ss, ss / fs, rtt, sw, fe, se, noise);
+		       name, fs, ss, sx, rtt, sw, fe, se, noise);
 		fflush(stdout);
 		sts = 0;
 	}

@@ -1,0 +1,251 @@
+/*
+ * The whole agent's cost, for make bench: each source's part of a sampling
+ * pass on a fixture, and what a read that interrupts another CPU costs on
+ * this machine, so that the script can price a fixture's reads as the
+ * hardware would take them.
+ *
+ *   agent pass ROOT N [CONFIG]
+ *       N sampling passes over the fixture ROOT with every source it has
+ *       (the counters replayed as CONFIG says); then each source's read
+ *       alone, N times.  Medians of 16 batches.  Prints
+ *         pass_us P cpus C core_groups G amd_groups A
+ *         source NAME us U       (a line for each source)
+ *   agent ipi N
+ *       one software event's group on CPU 0 read N times from CPU 0 itself,
+ *       and from CPU 1 while CPU 0 idles (perf_event_read calls CPU 0 for
+ *       it: an interrupt, which must wake it); then from CPU 1 with a
+ *       process spinning on CPU 0: the reads' own time, and the share of
+ *       the spinner's time they take, as microseconds a read.  Prints
+ *         local_us L remote_us R target_us T idle_target_us I
+ *   agent schedcores NCPUS N
+ *       the software PURR's maps made for NCPUS CPUs, 8 to a core, and the
+ *       sampling pass's read of every core record (one batch) timed N
+ *       times; prints
+ *         cores_us U cores K
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "counters.h"
+#include "log.h"
+#include "sampler.h"
+#include "sched_purr.h"
+#include "source.h"
+#include "source_amd.h"
+#include "source_core.h"
+#include "sysroot.h"
+
+#include "movestat.h"
+#include "pingpong.h"
+
+#define BATCHES 16
+
+static void quiet(enum smt_log_level level, const char *message)
+{
+	(void)level;
+	(void)message;
+}
+
+static int pass(const char *root, int n, const char *config)
+{
+	struct sampler s;
+	const struct core_state *core;
+	double t[BATCHES];
+	int per = n / BATCHES > 0 ? n / BATCHES : 1, round = 0;
+
+	smt_log_set_sink(quiet);
+	sr_set_root(root);
+	if (sampler_init(&s, config, config == NULL) < 0) {
+		fprintf(stderr, "agent: cannot sample %s: %s\n", root, s.status[SRC_CPUSTAT]);
+		return 1;
+	}
+	move_stat(root, s.topo.nonline, round++);
+	sampler_pass(&s);
+	for (int b = 0; b < BATCHES; b++) {
+		double elapsed = 0;
+
+		for (int i = 0; i < per; i++) {
+			move_stat(root, s.topo.nonline, round++);	/* not timed */
+			double start = now();
+			sampler_pass(&s);
+			elapsed += now() - start;
+		}
+		t[b] = elapsed / per;
+	}
+	core = sampler_core(&s);
+	printf("pass_us %.1f cpus %d core_groups %d amd_groups %d\n", median(t, BATCHES) * 1e6,
+	       s.topo.nonline, core && core->on ? core->ctr.nopen : 0, amd_groups(sampler_amd(&s)));
+	for (int i = 0; i < s.nsources; i++) {
+		if (s.stopped[i])
+			continue;
+		for (int b = 0; b < BATCHES; b++) {
+			double start = now();
+
+			for (int k = 0; k < per; k++)
+				s.source[i]->read(&s.ctx[i], s.state[i], false);
+			t[b] = (now() - start) / per;
+		}
+		printf("source %s us %.1f\n", s.source[i]->name, median(t, BATCHES) * 1e6);
+	}
+	sampler_free(&s);
+	return 0;
+}
+
+/* Reads of group h, n of them, timed from the CPU this process is on. */
+static double read_us(struct ctr_backend *b, int h, int n)
+{
+	struct ctr_reading r;
+	double t[BATCHES];
+	int per = n / BATCHES > 0 ? n / BATCHES : 1;
+
+	for (int k = 0; k < BATCHES; k++) {
+		double start = now();
+
+		for (int i = 0; i < per; i++)
+			b->ops->read_group(b, h, &r);
+		t[k] = (now() - start) / per;
+	}
+	return median(t, BATCHES) * 1e6;
+}
+
+/* A child spinning on CPU 0, counting its turns into *turns. */
+static pid_t start_spinner(volatile uint64_t *turns)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid != 0)
+		return pid;
+	die_with(parent);
+	if (pin(0) == 0)
+		for (;;)
+			(*turns)++;
+	_exit(1);
+}
+
+/* The spinner's turns in `window` seconds, while this process reads group
+ * h from CPU 1 (reading) or sleeps; *reads: how many it made. */
+static double turns_in(volatile uint64_t *turns, struct ctr_backend *b, int h, double window,
+		       int reading, long *reads)
+{
+	struct ctr_reading r;
+	uint64_t t0 = *turns;
+	double start = now(), end = start + window;
+
+	*reads = 0;
+	if (reading) {
+		while (now() < end) {
+			for (int i = 0; i < 64; i++)
+				b->ops->read_group(b, h, &r);
+			*reads += 64;
+		}
+	} else {
+		struct timespec ts = { 0, (long)(window * 1e9) };
+		nanosleep(&ts, NULL);
+	}
+	return (double)(*turns - t0) / (now() - start);
+}
+
+static int ipi(int n)
+{
+	struct ctr_event ev = { PERF_TYPE_SOFTWARE, { PERF_COUNT_SW_CPU_CLOCK, 0, 0 } };
+	struct ctr_backend *b = ctr_perf_new(1);
+	double local, idle_target, remote[9], lost[9];
+	volatile uint64_t *turns;
+	pid_t spinner;
+	int h;
+
+	if ((h = b->ops->open_group(b, 0, &ev, 1)) < 0) {
+		fprintf(stderr, "agent: %s\n", b->why);
+		return 1;
+	}
+	if (pin(0) < 0) {
+		perror("agent: CPU 0");
+		return 1;
+	}
+	local = read_us(b, h, n);
+	if (pin(1) < 0) {
+		perror("agent: CPU 1");
+		return 1;
+	}
+	idle_target = read_us(b, h, n);
+	turns = mmap(NULL, sizeof *turns, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (turns == MAP_FAILED || (spinner = start_spinner(turns)) < 0) {
+		perror("agent: the spinner");
+		return 1;
+	}
+	/* Quiet and reading windows in turn, so that drift falls on both. */
+	for (int k = 0; k < 9; k++) {
+		long reads, none;
+		double idle = turns_in(turns, b, h, 0.2, 0, &none);
+		double busy = turns_in(turns, b, h, 0.2, 1, &reads);
+		double after = turns_in(turns, b, h, 0.2, 0, &none);
+		double base = (idle + after) / 2;
+
+		/* the share of CPU 0 the reads took, over 0.2 s, a read */
+		lost[k] = (base - busy) / base * 0.2 / (double)reads * 1e6;
+		remote[k] = 0.2 / (double)reads * 1e6;
+	}
+	stop(&spinner, 1);
+	printf("local_us %.2f remote_us %.2f target_us %.2f idle_target_us %.2f\n", local,
+	       median(remote, 9), median(lost, 9), idle_target);
+	b->ops->destroy(b);
+	return 0;
+}
+
+static int schedcores(int ncpus, int n)
+{
+	struct sched_purr sp;
+	char why[256];
+	double t[BATCHES];
+	int per = n / BATCHES > 0 ? n / BATCHES : 1, got = 0;
+
+	smt_log_set_sink(quiet);
+	if (ncpus < 1 || sched_purr_open(&sp, ncpus, why, sizeof why) < 0) {
+		fprintf(stderr, "agent: software PURR for %d CPUs: %s\n", ncpus, ncpus < 1 ? "none" : why);
+		return 1;
+	}
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		if (sched_purr_map_cpu(&sp, cpu, cpu / 8, cpu % 8) < 0) {
+			fprintf(stderr, "agent: software PURR: CPU %d not mapped\n", cpu);
+			sched_purr_close(&sp);
+			return 1;
+		}
+	for (int b = 0; b < BATCHES; b++) {
+		double start = now();
+
+		for (int i = 0; i < per; i++)
+			got = sched_purr_read_cores(&sp);
+		t[b] = (now() - start) / per;
+	}
+	sched_purr_close(&sp);
+	if (got < ncpus / 8) {
+		fprintf(stderr, "agent: software PURR: %d core records read\n", got);
+		return 1;
+	}
+	printf("cores_us %.1f cores %d\n", median(t, BATCHES) * 1e6, (ncpus + 7) / 8);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	signal(SIGPIPE, SIG_IGN);
+	if ((argc == 4 || argc == 5) && strcmp(argv[1], "pass") == 0)
+		return pass(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
+	if (argc == 3 && strcmp(argv[1], "ipi") == 0)
+		return ipi(atoi(argv[2]));
+	if (argc == 4 && strcmp(argv[1], "schedcores") == 0)
+		return schedcores(atoi(argv[2]), atoi(argv[3]));
+	fprintf(stderr, "usage: agent pass ROOT N [CONFIG] | agent ipi N | agent schedcores NCPUS N\n");
+	return 2;
+}
