@@ -75,12 +75,8 @@ static int pass(const char *root, int n, const char *config)
 	for (int b = 0; b < BATCHES; b++) {
 		double elapsed = 0;
 
-		for (int i = 0; i < per; i++) {
-			move_stat(root, s.topo.nonline, round++);	/* not timed */
-			double start = now();
-			sampler_pass(&s);
-			elapsed += now() - start;
-		}
+		for (int i = 0; i < per; i++)
+			elapsed += timed_pass(&s, root, &round);
 		t[b] = elapsed / per;
 	}
 	core = sampler_core(&s);

@@ -90,12 +90,8 @@ static int sample(const char *root, int n, const char *config)
 	before = allocations;
 	for (int b = 0; b < batches; b++) {
 		double elapsed = 0;
-		for (int i = 0; i < per; i++) {
-			move_stat(root, s.topo.nonline, round++);	/* not timed */
-			double start = now();
-			sampler_pass(&s);
-			elapsed += now() - start;
-		}
+		for (int i = 0; i < per; i++)
+			elapsed += timed_pass(&s, root, &round);
 		t[b] = elapsed / per;
 	}
 	printf("sample_us %.1f allocations %ld cpus %d cores %d groups %d\n",
@@ -273,34 +269,19 @@ static int compare_switches(const struct pingpong *p, int rounds)
 
 static int switches(int rounds)
 {
-	struct pingpong p = { .ctr = { -1, -1 } };
-	int to[2], from[2], sts = 1;
-	pid_t echo;
+	struct pingpong p;
+	int sts = 1;
 
 	if (rounds < 1) {
 		fprintf(stderr, "bench: switch: ROUNDS must be at least 1\n");
 		return 2;
 	}
 	smt_log_set_sink(quiet);
-	signal(SIGPIPE, SIG_IGN);	/* a lost echo is an error, not a signal */
-	if (pipe(to) < 0 || pipe(from) < 0 || (echo = start_echo(to, from)) < 0) {
-		perror("bench: switch");
-		return 1;
-	}
-	close(to[0]);
-	close(from[1]);
-	p.to = to[1];
-	p.from = from[0];
-	if (pin(0) < 0 || (p.ctr[0] = open_switches(0)) < 0 || (p.ctr[1] = open_switches(1)) < 0)
-		perror("bench: switch: CPUs 0 and 1");
+	if (pingpong_open(&p) < 0)
+		perror("bench: switch: a ping-pong between CPUs 0 and 1");
 	else
 		sts = compare_switches(&p, rounds);
-	close(p.to);		/* the echo reads the end of its input */
-	close(p.from);
-	stop(&echo, 1);
-	for (int i = 0; i < 2; i++)
-		if (p.ctr[i] >= 0)
-			close(p.ctr[i]);
+	pingpong_close(&p);
 	return sts;
 }
 

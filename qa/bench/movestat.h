@@ -1,6 +1,6 @@
 /*
- * A fixture's /proc/stat moved on between sampling passes, for the bench
- * programs that sample fixtures (bench.c, agent.c).
+ * A fixture's /proc/stat moved on between sampling passes, and the passes
+ * timed, for the bench programs that sample fixtures (bench.c, agent.c).
  */
 #ifndef SMTCPU_BENCH_MOVESTAT_H
 #define SMTCPU_BENCH_MOVESTAT_H
@@ -8,6 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include "sampler.h"
+
+#include "pingpong.h"
 
 /* Rewrites /proc/stat in place with every CPU's user and idle moved on. */
 static inline void move_stat(const char *root, int ncpus, int round)
@@ -31,6 +35,16 @@ static inline void move_stat(const char *root, int ncpus, int round)
 	if (ftruncate(fileno(f), ftell(f)) < 0)
 		perror("ftruncate");
 	fclose(f);
+}
+
+/* One sampling pass over the fixture root, timed, after its /proc/stat
+ * moved on (not timed): seconds. */
+static inline double timed_pass(struct sampler *s, const char *root, int *round)
+{
+	move_stat(root, s->topo.nonline, (*round)++);
+	double start = now();
+	sampler_pass(s);
+	return now() - start;
 }
 
 #endif

@@ -104,7 +104,53 @@ static inline int open_switches(int cpu)
 struct pingpong {
 	int to, from;		/* the parent's ends of the two pipes */
 	int ctr[2];		/* context switches on CPUs 0 and 1 */
+	pid_t echo;
 };
+
+/* The echo started on CPU 1, this process pinned to CPU 0 and both CPUs'
+ * switches counted: 0, or -1 with errno (what was opened is in p, for
+ * pingpong_close). */
+static inline int pingpong_open(struct pingpong *p)
+{
+	int to[2], from[2];
+
+	*p = (struct pingpong){ .to = -1, .from = -1, .ctr = { -1, -1 }, .echo = -1 };
+	signal(SIGPIPE, SIG_IGN);	/* a lost echo is an error, not a signal */
+	if (pipe(to) < 0)
+		return -1;
+	if (pipe(from) < 0) {
+		close(to[0]);
+		close(to[1]);
+		return -1;
+	}
+	if ((p->echo = start_echo(to, from)) < 0) {
+		for (int i = 0; i < 2; i++) {
+			close(to[i]);
+			close(from[i]);
+		}
+		return -1;
+	}
+	close(to[0]);
+	close(from[1]);
+	p->to = to[1];
+	p->from = from[0];
+	if (pin(0) < 0 || (p->ctr[0] = open_switches(0)) < 0 || (p->ctr[1] = open_switches(1)) < 0)
+		return -1;
+	return 0;
+}
+
+static inline void pingpong_close(struct pingpong *p)
+{
+	if (p->to >= 0)
+		close(p->to);	/* the echo reads the end of its input */
+	if (p->from >= 0)
+		close(p->from);
+	if (p->echo > 0)
+		stop(&p->echo, 1);
+	for (int i = 0; i < 2; i++)
+		if (p->ctr[i] >= 0)
+			close(p->ctr[i]);
+}
 
 /* rounds round trips: ns and context switches per round trip. */
 static inline int pingpong(const struct pingpong *p, int rounds, double *ns, double *switches)

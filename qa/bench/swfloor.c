@@ -294,36 +294,21 @@ static int measure(const char *name, const struct pingpong *p, int rounds, int r
 int main(int argc, char **argv)
 {
 	static const char *const loads[] = { "quiet", "storm", "alive" };
-	struct pingpong p = { .ctr = { -1, -1 } };
-	int to[2], from[2], rounds, runs, sts = 0;
-	pid_t echo;
+	struct pingpong p;
+	int rounds, runs, sts = 0;
 
 	if (argc != 3 || (rounds = atoi(argv[1])) < 1 || (runs = atoi(argv[2])) < 1 || runs > MAX_RUNS) {
 		fprintf(stderr, "usage: swfloor ROUNDS RUNS (RUNS at most %d)\n", MAX_RUNS);
 		return 2;
 	}
 	smt_log_set_sink(quiet_log);
-	signal(SIGPIPE, SIG_IGN);
-	if (pipe(to) < 0 || pipe(from) < 0 || (echo = start_echo(to, from)) < 0) {
-		perror("swfloor");
-		return 1;
-	}
-	close(to[0]);
-	close(from[1]);
-	p.to = to[1];
-	p.from = from[0];
-	if (pin(0) < 0 || (p.ctr[0] = open_switches(0)) < 0 || (p.ctr[1] = open_switches(1)) < 0) {
-		perror("swfloor: CPUs 0 and 1");
+	if (pingpong_open(&p) < 0) {
+		perror("swfloor: a ping-pong between CPUs 0 and 1");
 		sts = 1;
 	}
 	for (size_t i = 0; sts == 0 && i < sizeof loads / sizeof loads[0]; i++)
 		if (measure(loads[i], &p, rounds, runs) < 0)
 			sts = 1;
-	close(p.to);
-	close(p.from);
-	stop(&echo, 1);
-	for (int i = 0; i < 2; i++)
-		if (p.ctr[i] >= 0)
-			close(p.ctr[i]);
+	pingpong_close(&p);
 	return sts;
 }
