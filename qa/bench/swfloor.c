@@ -3,7 +3,7 @@
  * program beside a trivial one on the same tracepoint (floor.bpf.c: a count
  * into a per-CPU array), under three loads.
  *
- *   swfloor ROUNDS RUNS
+ *   swfloor ROUNDS RUNS [stats]
  *
  * Each load, with CPUs 0 and 1 passing a byte back and forth ROUNDS times
  * over two pipes (pingpong.h):
@@ -23,8 +23,13 @@
  * One line a load:
  *   load NAME floor_ns F smtcpu_ns S stat_x S/F rtt_off_ns R switches W
  *   e2e_floor_ns A e2e_smtcpu_ns B noise_ns N
+ * or with "stats", by the statistics alone (for trying a change to the
+ * program quickly):
+ *   load NAME floor_ns F smtcpu_ns S stat_x S/F
  */
 #include "pingpong.h"
+
+#include <stdbool.h>
 
 #include "log.h"
 #include "swfloor.skel.h"
@@ -269,7 +274,7 @@ static int end_to_end(const struct load *l, const struct pingpong *p, int rounds
 	return 0;
 }
 
-static int measure(const char *name, const struct pingpong *p, int rounds, int runs)
+static int measure(const char *name, const struct pingpong *p, int rounds, int runs, bool stats_only)
 {
 	struct load l;
 	double fs, ss, sx, rtt, sw, fe, se, noise;
@@ -279,7 +284,11 @@ static int measure(const char *name, const struct pingpong *p, int rounds, int r
 		fprintf(stderr, "swfloor: load %s: %s\n", name, strerror(errno));
 		return -1;
 	}
-	if (by_statistics(&l, p, rounds, runs, &fs, &ss, &sx) == 0 &&
+	if (stats_only && by_statistics(&l, p, rounds, runs, &fs, &ss, &sx) == 0) {
+		printf("load %s floor_ns %.1f smtcpu_ns %.1f stat_x %.2f\n", name, fs, ss, sx);
+		fflush(stdout);
+		sts = 0;
+	} else if (!stats_only && by_statistics(&l, p, rounds, runs, &fs, &ss, &sx) == 0 &&
 	    end_to_end(&l, p, rounds, runs, &rtt, &sw, &fe, &se, &noise) == 0) {
 		printf("load %s floor_ns %.1f smtcpu_ns %.1f stat_x %.2f rtt_off_ns %.0f switches %.2f "
 		       "e2e_floor_ns %.1f e2e_smtcpu_ns %.1f noise_ns %.1f\n",
@@ -297,8 +306,11 @@ int main(int argc, char **argv)
 	struct pingpong p;
 	int rounds, runs, sts = 0;
 
-	if (argc != 3 || (rounds = atoi(argv[1])) < 1 || (runs = atoi(argv[2])) < 1 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: swfloor ROUNDS RUNS (RUNS at most %d)\n", MAX_RUNS);
+	bool stats_only = argc == 4 && strcmp(argv[3], "stats") == 0;
+
+	if ((argc != 3 && !stats_only) || (rounds = atoi(argv[1])) < 1 || (runs = atoi(argv[2])) < 1 ||
+	    runs > MAX_RUNS) {
+		fprintf(stderr, "usage: swfloor ROUNDS RUNS [stats] (RUNS at most %d)\n", MAX_RUNS);
 		return 2;
 	}
 	smt_log_set_sink(quiet_log);
@@ -307,7 +319,7 @@ int main(int argc, char **argv)
 		sts = 1;
 	}
 	for (size_t i = 0; sts == 0 && i < sizeof loads / sizeof loads[0]; i++)
-		if (measure(loads[i], &p, rounds, runs) < 0)
+		if (measure(loads[i], &p, rounds, runs, stats_only) < 0)
 			sts = 1;
 	pingpong_close(&p);
 	return sts;
