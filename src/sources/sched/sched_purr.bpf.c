@@ -13,7 +13,6 @@
  */
 #include "sched_purr_abi.h"
 
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
@@ -48,21 +47,6 @@ struct signal_struct {
 	atomic_t live;
 } __attribute__((preserve_access_index));
 
-/* The run queue, for the clock __schedule has just brought up to date,
- * reached through a task on it (a per-CPU symbol needs the kernel's
- * kallsyms to hold per-CPU variables, which not every kernel's does). */
-struct rq {
-	__u64 clock;
-} __attribute__((preserve_access_index));
-
-struct cfs_rq {
-	struct rq *rq;		/* CONFIG_FAIR_GROUP_SCHED */
-} __attribute__((preserve_access_index));
-
-struct sched_entity {
-	struct cfs_rq *cfs_rq;
-} __attribute__((preserve_access_index));
-
 struct task_struct {
 	int pid;
 	int tgid;
@@ -71,7 +55,6 @@ struct task_struct {
 	struct task_struct *group_leader;
 	struct signal_struct *signal;
 	struct css_set *cgroups;
-	struct sched_entity se;
 } __attribute__((preserve_access_index));
 
 struct {
@@ -227,55 +210,18 @@ struct spell {
 	_Bool gone;		/* its process's last thread is exiting */
 };
 
-/*
- * This CPU's time, where current is a task of this CPU: its run queue's
- * clock, which __schedule updated just before the switch
- * (sched_clock_cpu), where the kernel has the field; otherwise a clock
- * read of its own, which costs about as much as the rest of the work.
- * Every task's se.cfs_rq is set on its CPU's run queue (set_task_rq), the
- * idle task's too.
- */
-static __always_inline __u64 cpu_time(const struct task_struct *current)
-{
-	if (bpf_core_field_exists(struct cfs_rq, rq)) {
-		const struct rq *rq = current->se.cfs_rq->rq;
-
-		if (rq)
-			return rq->clock;
-	}
-	return bpf_ktime_get_ns();
-}
-
-/* CLOCK_MONOTONIC, to be paired with now, when the core's pair is due
- * (read before the lock, which allows no call; the reader's clock and
- * the core's drift apart by parts per million); else 0. */
-static __always_inline __u64 mono_due(const struct sp_core *c, __u64 now)
-{
-	__u64 sync = c->sync;
-
-	return !sync || now - sync >= SP_SYNC_NS ? bpf_ktime_get_ns() : 0;
-}
-
 /* Under the core's lock: acc brought up to now; returns the busy threads
- * it grew for.  Only forward: a sibling's clock may run a little ahead.
- * mono: from mono_due.  64 bits: a spilled 32-bit value loses its bound
- * on kernels before 6.3 or so, and k indexes share[]. */
-static __always_inline __u64 advance(struct sp_core *c, const struct sp_shares *sh, __u64 now,
-				     __u64 mono)
+ * it grew for.  64 bits: a spilled 32-bit value loses its bound on kernels
+ * before 6.3 or so, and k indexes share[]. */
+static __always_inline __u64 advance(struct sp_core *c, const struct sp_shares *sh, __u64 now)
 {
 	__u64 k = c->nbusy;
 
 	if (k > SP_MAX_THREADS)
 		k = SP_MAX_THREADS;
-	if (now > c->last) {
-		if (c->last)
-			c->acc += scale(now - c->last, sh->share[k]);
-		c->last = now;
-	}
-	if (mono) {
-		c->sync = now;
-		c->mono_off = (__s64)(mono - now);
-	}
+	if (c->last && now > c->last)
+		c->acc += scale(now - c->last, sh->share[k]);
+	c->last = now;
 	return k;
 }
 
@@ -386,7 +332,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 ran = prev->pid != 0, running = next->pid != 0, counted;
-	__u64 now, mono, next_cgroup = 0, next_start = 0;
+	__u64 now, next_cgroup = 0, next_start = 0;
 	struct task_struct *leader = 0;
 	struct spell s = {};
 	struct sp_shares *sh;
@@ -409,11 +355,10 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 		 * CPU's slot not know prev */
 		s.cgroup = t->tgid == s.tgid ? t->cgroup : bpf_get_current_cgroup_id();
 	}
-	now = cpu_time(prev);
-	mono = mono_due(c, now);
+	now = bpf_ktime_get_ns();
 
 	bpf_spin_lock(&c->lock);
-	__u64 k = advance(c, sh, now, mono);
+	__u64 k = advance(c, sh, now);
 	counted = t->running;	/* what nbusy holds for this thread */
 	if (t->t0 && counted != ran)
 		t->missed++;	/* the CPU changed state unseen */
@@ -442,19 +387,18 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 	struct sp_shares *sh;
 	struct sp_core *c;
 	struct sp_thread *t;
-	__u64 now, mono;
+	__u64 now;
 
 	if (state == (unsigned int)-1)	/* PWR_EVENT_EXIT */
 		return 0;
 	t = this_thread(&c, &sh);
 	if (!t || !t->running)	/* only this CPU makes its slot busy */
 		return 0;
-	now = cpu_time(bpf_get_current_task_btf());
-	mono = mono_due(c, now);
+	now = bpf_ktime_get_ns();
 
 	bpf_spin_lock(&c->lock);
 	if (t->running) {
-		__u64 k = advance(c, sh, now, mono);
+		__u64 k = advance(c, sh, now);
 		t->missed++;
 		slot_owner(t, &s);
 		close_spell(c, t, now, 0, &s);

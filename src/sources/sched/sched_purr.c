@@ -257,19 +257,18 @@ void sched_purr_thread_now(const struct sched_purr *sp, int core, int slot, uint
 {
 	const struct sp_core *c = &sp->core[core];
 	const struct sp_thread *t = &c->t[slot];
-	/* now on the core's clock, as the program last paired it with ours */
-	__u64 now = (__u64)((__s64)sp->now - c->mono_off), acc = c->acc;
+	__u64 acc = c->acc;
 
 	*spell_clock = *spell_busy = 0;
 	if (t->running) {
 		/* The core's acc now: k threads have run since its last change. */
 		__u32 k = c->nbusy < SP_MAX_THREADS ? c->nbusy : SP_MAX_THREADS;
-		if (c->last && now > c->last)
-			acc += scale(now - c->last, sp->shares[core].share[k]);
+		if (c->last && sp->now > c->last)
+			acc += scale(sp->now - c->last, sp->shares[core].share[k]);
 		if (acc >= t->acc0)
 			*spell_clock = acc - t->acc0;
-		if (now > t->t0)
-			*spell_busy = now - t->t0;
+		if (sp->now > t->t0)
+			*spell_busy = sp->now - t->t0;
 	}
 	*clock = t->clock + *spell_clock;
 	*busy = t->busy + *spell_busy;

@@ -23,8 +23,6 @@
 /* A CPU's pending charge goes to the maps once it holds this much busy
  * time, or is this old when its CPU goes idle. */
 #define SP_FLUSH_NS 10000000ull
-/* A core takes CLOCK_MONOTONIC beside its own clock at most this often. */
-#define SP_SYNC_NS 100000000ull
 
 /* Where a CPU's switches are counted: cpus[cpu]. */
 struct sp_cpu {
@@ -74,11 +72,6 @@ struct sp_core {
 	__u32 nbusy;		/* threads running now */
 	__u64 last;		/* when acc was last brought up to date */
 	__u64 acc;
-	/* The program's times are the switch's own (the run queue's clock,
-	 * sched_clock_cpu) where the kernel offers it: at core clock sync,
-	 * CLOCK_MONOTONIC was sync + mono_off (0 until the first switch). */
-	__u64 sync;
-	__s64 mono_off;
 	struct sp_thread t[SP_MAX_THREADS];
 };
 
