@@ -19,7 +19,9 @@
  *   storm   a process forking children that exit at once, throughout
  *           (new entries in smtcpu's tasks map at every one);
  *   alive   10,000 more processes, each woken once before every run, so
- *           smtcpu's program has charged them all (a tasks map of 10,000).
+ *           smtcpu's program has charged them all (a tasks map of 10,000);
+ *   threads two threads of one process passing a byte back and forth on
+ *           CPU 1 throughout (switches from a thread to its sibling).
  * One line a load:
  *   load NAME floor_ns F smtcpu_ns S stat_x S/F rtt_off_ns R switches W
  *   e2e_floor_ns A e2e_smtcpu_ns B noise_ns N
@@ -28,6 +30,8 @@
  *   load NAME floor_ns F smtcpu_ns S stat_x S/F
  */
 #include "pingpong.h"
+
+#include <pthread.h>
 
 #include <stdbool.h>
 
@@ -143,18 +147,56 @@ static pid_t start_storm(void)
 	}
 }
 
+/* Two threads of one process passing a byte back and forth, fd[0] in
+ * and fd[1] out. */
+static void *bounce(void *arg)
+{
+	const int *fd = arg;
+	char c;
+
+	while (read(fd[0], &c, 1) == 1 && write(fd[1], &c, 1) == 1)
+		;
+	return NULL;
+}
+
+/* A process whose two threads pass a byte back and forth on CPU 1 until
+ * stopped: each switch there goes from one to the other, no idle between. */
+static pid_t start_threads(void)
+{
+	static int ab[2], ba[2], theirs[2], mine[2];
+	pid_t parent = getpid(), pid = fork();
+	pthread_t other;
+	char c = 0;
+
+	if (pid != 0)
+		return pid;
+	die_with(parent);
+	if (pin(1) < 0 || pipe(ab) < 0 || pipe(ba) < 0)
+		_exit(1);
+	theirs[0] = ab[0];
+	theirs[1] = ba[1];
+	mine[0] = ba[0];
+	mine[1] = ab[1];
+	if (pthread_create(&other, NULL, bounce, theirs) != 0 || write(ab[1], &c, 1) != 1)
+		_exit(1);
+	bounce(mine);
+	_exit(0);
+}
+
 struct load {
 	const char *name;
 	struct sleepers alive;
-	pid_t storm;
+	pid_t storm, threads;
 };
 
 static int load_start(struct load *l, const char *name)
 {
 	memset(l, 0, sizeof *l);
 	l->name = name;
-	l->storm = -1;
+	l->storm = l->threads = -1;
 	if (strcmp(name, "storm") == 0 && (l->storm = start_storm()) < 0)
+		return -1;
+	if (strcmp(name, "threads") == 0 && (l->threads = start_threads()) < 0)
 		return -1;
 	if (strcmp(name, "alive") == 0 && start_sleepers(&l->alive, ALIVE) < 0) {
 		fprintf(stderr, "swfloor: only %d of %d processes started\n", l->alive.n, ALIVE);
@@ -168,6 +210,8 @@ static void load_stop(struct load *l)
 {
 	if (l->storm > 0)
 		stop(&l->storm, 1);
+	if (l->threads > 0)
+		stop(&l->threads, 1);
 	stop_sleepers(&l->alive);
 }
 
@@ -302,7 +346,7 @@ static int measure(const char *name, const struct pingpong *p, int rounds, int r
 
 int main(int argc, char **argv)
 {
-	static const char *const loads[] = { "quiet", "storm", "alive" };
+	static const char *const loads[] = { "quiet", "storm", "alive", "threads" };
 	struct pingpong p;
 	int rounds, runs, sts = 0;
 

@@ -12,14 +12,20 @@
  *                               token: each runs MS ms while it holds it and
  *                               sleeps while the other does, so they are
  *                               never busy together
+ *   spin -t CPU MS SECONDS      two threads of one process on CPU passing a
+ *                               token the same way, so that CPU switches
+ *                               from one to the other; the line has the
+ *                               second thread's TID after END_MS
  *   spin now                    the CLOCK_MONOTONIC time in ms (that of the
  *                               kernel's trace, qa/lib/runtrace)
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,6 +79,22 @@ static void ping_pong(int in, int out, double ms, double end, int first)
 	close(out);	/* the other sees end of file and stops too */
 }
 
+/* The second thread of spin -t: it waits for the token first. */
+struct sibling {
+	int in, out;
+	double ms, end;
+	pid_t tid;
+};
+
+static void *sibling_thread(void *arg)
+{
+	struct sibling *sb = arg;
+
+	sb->tid = (pid_t)syscall(SYS_gettid);
+	ping_pong(sb->in, sb->out, sb->ms, sb->end, 0);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "now") == 0) {
@@ -113,6 +135,31 @@ int main(int argc, char **argv)
 		report();
 		return 0;
 	}
-	fprintf(stderr, "usage: spin CPU SECONDS | spin -p CPU0 CPU1 MS SECONDS | spin now\n");
+	if (argc == 5 && strcmp(argv[1], "-t") == 0) {
+		int ab[2], ba[2];
+		struct sibling sb = { .ms = atof(argv[3]) };
+		pthread_t other;
+
+		if (pipe(ab) || pipe(ba)) {
+			perror("pipe");
+			return 1;
+		}
+		pin(atoi(argv[2]));	/* the second thread inherits it */
+		started = now(CLOCK_MONOTONIC);
+		sb.end = started + atof(argv[4]);
+		sb.in = ab[0];
+		sb.out = ba[1];
+		if (pthread_create(&other, NULL, sibling_thread, &sb) != 0) {
+			perror("pthread_create");
+			return 1;
+		}
+		ping_pong(ba[0], ab[1], sb.ms, sb.end, 1);
+		pthread_join(other, NULL);
+		printf("%d %.3f %.3f %.3f %d\n", (int)getpid(), now(CLOCK_PROCESS_CPUTIME_ID) * 1000,
+		       started * 1000, now(CLOCK_MONOTONIC) * 1000, (int)sb.tid);
+		return 0;
+	}
+	fprintf(stderr, "usage: spin CPU SECONDS | spin -p CPU0 CPU1 MS SECONDS | spin -t CPU MS SECONDS | "
+		"spin now\n");
 	return 2;
 }

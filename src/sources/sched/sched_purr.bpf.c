@@ -326,7 +326,8 @@ static __always_inline struct sp_thread *this_thread(struct sp_core **c, struct 
  * at the last switch: a switch the program did not see (some kernels leave
  * a few untraced) then costs one spell's split between threads, never a
  * process's charge.  A CPU found idle that the slot has busy closes the
- * slot's own spell, as cpu_idle does.
+ * slot's own spell, as cpu_idle does.  A switch between two threads of the
+ * spell's own process leaves the spell alone.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -355,6 +356,13 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 		 * CPU's slot not know prev */
 		s.cgroup = t->tgid == s.tgid ? t->cgroup : bpf_get_current_cgroup_id();
 	}
+	/* Another thread of the process whose spell this is, in its cgroup:
+	 * the CPU stays busy for the same owner and the spell goes on, with
+	 * neither a clock read nor the core's lock.  (Only this CPU writes
+	 * its slot's owner.) */
+	if (ran && running && t->running && t->tgid == s.tgid && next->tgid == s.tgid &&
+	    t->start == s.start && next_start == s.start && t->cgroup == next_cgroup)
+		return 0;
 	now = bpf_ktime_get_ns();
 
 	bpf_spin_lock(&c->lock);
