@@ -51,12 +51,6 @@
 
 #define BATCHES 16
 
-static void quiet(enum smt_log_level level, const char *message)
-{
-	(void)level;
-	(void)message;
-}
-
 static int pass(const char *root, int n, const char *config)
 {
 	struct sampler s;
@@ -64,7 +58,7 @@ static int pass(const char *root, int n, const char *config)
 	double t[BATCHES];
 	int per = n / BATCHES > 0 ? n / BATCHES : 1, round = 0;
 
-	smt_log_set_sink(quiet);
+	smt_log_set_sink(bench_quiet);
 	sr_set_root(root);
 	if (sampler_init(&s, config, config == NULL) < 0) {
 		fprintf(stderr, "agent: cannot sample %s: %s\n", root, s.status[SRC_CPUSTAT]);
@@ -159,26 +153,26 @@ static int ipi(int n)
 	double local, idle_target, remote[9], lost[9];
 	volatile uint64_t *turns;
 	pid_t spinner;
-	int h;
+	int h, sts = 1;
 
 	if ((h = b->ops->open_group(b, 0, &ev, 1)) < 0) {
 		fprintf(stderr, "agent: %s\n", b->why);
-		return 1;
+		goto out;
 	}
 	if (pin(0) < 0) {
 		perror("agent: CPU 0");
-		return 1;
+		goto out;
 	}
 	local = read_us(b, h, n);
 	if (pin(1) < 0) {
 		perror("agent: CPU 1");
-		return 1;
+		goto out;
 	}
 	idle_target = read_us(b, h, n);
 	turns = mmap(NULL, sizeof *turns, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (turns == MAP_FAILED || (spinner = start_spinner(turns)) < 0) {
 		perror("agent: the spinner");
-		return 1;
+		goto out;
 	}
 	/* Quiet and reading windows in turn, so that drift falls on both. */
 	for (int k = 0; k < 9; k++) {
@@ -195,8 +189,10 @@ static int ipi(int n)
 	stop(&spinner, 1);
 	printf("local_us %.2f remote_us %.2f target_us %.2f idle_target_us %.2f\n", local,
 	       median(remote, 9), median(lost, 9), idle_target);
+	sts = 0;
+out:
 	b->ops->destroy(b);
-	return 0;
+	return sts;
 }
 
 static int schedcores(int ncpus, int n)
@@ -206,7 +202,7 @@ static int schedcores(int ncpus, int n)
 	double t[BATCHES];
 	int per = n / BATCHES > 0 ? n / BATCHES : 1, got = 0;
 
-	smt_log_set_sink(quiet);
+	smt_log_set_sink(bench_quiet);
 	if (ncpus < 1 || sched_purr_open(&sp, ncpus, why, sizeof why) < 0) {
 		fprintf(stderr, "agent: software PURR for %d CPUs: %s\n", ncpus, ncpus < 1 ? "none" : why);
 		return 1;

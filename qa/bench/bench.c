@@ -67,11 +67,6 @@
 #include "movestat.h"
 #include "pingpong.h"
 
-static void quiet(enum smt_log_level level, const char *message)
-{
-	(void)level; (void)message;
-}
-
 static int sample(const char *root, int n, const char *config)
 {
 	struct sampler s;
@@ -79,7 +74,7 @@ static int sample(const char *root, int n, const char *config)
 	long before;
 	int batches = 32, per = n / batches > 0 ? n / batches : 1, round = 0;
 
-	smt_log_set_sink(quiet);
+	smt_log_set_sink(bench_quiet);
 	sr_set_root(root);
 	if (sampler_init(&s, config, 1) < 0) {
 		fprintf(stderr, "bench: cannot sample %s: %s\n", root, s.status[SRC_CPUSTAT]);
@@ -276,7 +271,7 @@ static int switches(int rounds)
 		fprintf(stderr, "bench: switch: ROUNDS must be at least 1\n");
 		return 2;
 	}
-	smt_log_set_sink(quiet);
+	smt_log_set_sink(bench_quiet);
 	if (pingpong_open(&p) < 0)
 		perror("bench: switch: a ping-pong between CPUs 0 and 1");
 	else
@@ -364,7 +359,7 @@ static int schedpass(int nproc, int passes, const char *config)
 		fprintf(stderr, "bench: schedpass: NPROC must be at least 0, PASSES at least 1\n");
 		return 2;
 	}
-	smt_log_set_sink(quiet);
+	smt_log_set_sink(bench_quiet);
 	sr_set_root("/");
 	sampler_init(&s, config, config == NULL);
 	if (strcmp(s.status[SRC_CONFIG], "ok") != 0) {
@@ -427,7 +422,7 @@ static int corepass(const char *root, int n, const char *config)
 	long before, allocs;
 	int batches = 32, per = n / batches > 0 ? n / batches : 1, members = 0;
 
-	smt_log_set_sink(quiet);
+	smt_log_set_sink(bench_quiet);
 	sr_set_root(root);
 	sampler_init(&s, config, config == NULL);
 	st = sampler_state(&s, &core_source);

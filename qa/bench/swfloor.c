@@ -53,12 +53,6 @@ static void unpin(void)
 	sched_setaffinity(0, sizeof all, &all);
 }
 
-static void quiet_log(enum smt_log_level level, const char *message)
-{
-	(void)level;
-	(void)message;
-}
-
 /* Processes that each run once whenever wake() is called. */
 struct sleepers {
 	pid_t pid[ALIVE];
@@ -357,7 +351,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: swfloor ROUNDS RUNS [stats] (RUNS at most %d)\n", MAX_RUNS);
 		return 2;
 	}
-	smt_log_set_sink(quiet_log);
+	smt_log_set_sink(bench_quiet);
 	if (pingpong_open(&p) < 0) {
 		perror("swfloor: a ping-pong between CPUs 0 and 1");
 		sts = 1;
