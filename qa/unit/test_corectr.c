@@ -186,7 +186,12 @@ static double now_ns(void)
 
 /* The real perf_event_open path: cpu-clock and context switches, one group
  * per online CPU.  A per-CPU cpu-clock counts the wall time it was
- * enabled, whatever ran. */
+ * enabled, whatever ran: each group counts from some moment inside the open
+ * until some moment inside the last read, so its count lies between the
+ * shortest and the longest such span.  (The open may take long: on a guest
+ * each group is installed by an interrupt to its CPU, which waits for the
+ * host to run that vCPU.)  The kernel's clock and CLOCK_MONOTONIC may run
+ * at rates apart by a little: 2%. */
 static void perf_software_events_on_every_cpu(void **state)
 {
 	static const struct corectr_group_spec sw[] = {
@@ -197,7 +202,7 @@ static void perf_software_events_on_every_cpu(void **state)
 	static unsigned char online[CPU_SETSIZE];
 	struct ctr_backend *b = ctr_perf_new(4 * ncpus);
 	struct corectr c;
-	double start, elapsed;
+	double open_start, open_end, read_start = 0, read_end = 0;
 	int nonline = 0;
 
 	(void)state;
@@ -208,23 +213,31 @@ static void perf_software_events_on_every_cpu(void **state)
 		online[cpu] = on == 1;
 		nonline += online[cpu];
 	}
-	start = now_ns();
+	open_start = now_ns();
 	if (corectr_open(&c, sw, 1, ncpus, online, b) < 0)
 		fail_msg("corectr_open: %s", c.why);
+	open_end = now_ns();
 	assert_int_equal(c.nopen, nonline);
 	long before = allocations;
 	for (int pass = 0; pass < 5; pass++) {
 		usleep(20000);
+		read_start = now_ns();
 		b->ops->begin_pass(b);
 		assert_int_equal(corectr_read(&c, b), nonline);
+		read_end = now_ns();
 	}
-	elapsed = now_ns() - start;
 	assert_int_equal(allocations, before);
+	double least = read_start - open_end, most = read_end - open_start;
+	print_message("cpu-clock: the open took %.3f ms, the last read %.3f ms; each count "
+		      "between %.3f and %.3f ms\n", (open_end - open_start) / 1e6,
+		      (read_end - read_start) / 1e6, least / 1e6, most / 1e6);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		if (!online[cpu])
 			continue;
-		assert_true(corectr_total(&c, cpu, 0, 0) > 0.8 * elapsed);
-		assert_true(corectr_total(&c, cpu, 0, 0) <= 1.02 * elapsed);
+		double counted = corectr_total(&c, cpu, 0, 0);
+		if (counted < 0.98 * least || counted > 1.02 * most)
+			fail_msg("cpu%d's cpu-clock counted %.3f ms, outside %.3f to %.3f ms", cpu,
+				 counted / 1e6, least / 1e6, most / 1e6);
 		assert_true(c.duty[corectr_cell(&c, cpu, 0)] == 1.0);
 	}
 	corectr_close(&c, b);
