@@ -241,10 +241,21 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 }
 
 /* The daemon samples on its own clock; the DSO, with no loop of its own,
- * samples when a fetch finds the period has passed. */
+ * samples when a fetch finds the period has passed.  Either samples first
+ * when the fetch asks for readings taken only while asked for that the
+ * last pass did not take (every item is told it was asked for). */
 static int smtcpu_fetch(int numpmid, pmID pmidlist[], pmdaResult **resp, pmdaExt *pmda)
 {
-	if (dso_mode && mono_seconds() - last_pass >= period_s())
+	bool pass = dso_mode && mono_seconds() - last_pass >= period_s();
+
+	for (int i = 0; i < numpmid; i++) {
+		unsigned int cluster = pmID_cluster(pmidlist[i]);
+
+		if (cluster < NUM_CLUSTERS && clusters[cluster]->asked &&
+		    clusters[cluster]->asked(pmID_item(pmidlist[i])))
+			pass = true;
+	}
+	if (pass)
 		sample_now();
 	return pmdaFetch(numpmid, pmidlist, resp, pmda);
 }

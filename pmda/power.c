@@ -233,6 +233,17 @@ static int fetch_lpar(unsigned int item, void *priv, pmAtomValue *atom)
 	return PM_ERR_PMID;
 }
 
-const struct cluster purr_cpu_cluster = CLUSTER(purr_cpu_metrics, fetch_purr_cpu);
-const struct cluster purr_all_cluster = CLUSTER(purr_all_metrics, fetch_purr_all);
+/* SPURR and idle_spurr, per CPU or summed, are read only while asked for
+ * (source_power.h); purr.all's items past NUM_PURR_FIGURES are not files. */
+static bool purr_asked(unsigned int item)
+{
+	enum purr_counter c;
+
+	if (item >= NUM_PURR_FIGURES || (c = purr_figure[item].counter) == PURR_NCOUNTERS)
+		return false;
+	return (PURR_BIT(c) & POWER_ON_DEMAND) && sampler_ask(&sampler, &power_source, PURR_BIT(c));
+}
+
+const struct cluster purr_cpu_cluster = CLUSTER_ASKED(purr_cpu_metrics, fetch_purr_cpu, purr_asked);
+const struct cluster purr_all_cluster = CLUSTER_ASKED(purr_all_metrics, fetch_purr_all, purr_asked);
 const struct cluster lpar_cluster = CLUSTER(lpar_metrics, fetch_lpar);

@@ -9,6 +9,7 @@
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "clusters.h"
@@ -45,9 +46,15 @@ struct cluster {
 	const struct metric *metrics;
 	int nmetrics;
 	int (*fetch)(unsigned int item, void *priv, pmAtomValue *atom);
+	/* A fetch names item (before any value is fetched): true when its
+	 * values are read only while asked for and are not current, so that a
+	 * pass must come first.  NULL: every item is read at every pass. */
+	bool (*asked)(unsigned int item);
 };
 
-#define CLUSTER(metrics, fetch) { metrics, (int)(sizeof metrics / sizeof metrics[0]), fetch }
+#define CLUSTER(metrics, fetch) { metrics, (int)(sizeof metrics / sizeof metrics[0]), fetch, NULL }
+#define CLUSTER_ASKED(metrics, fetch, asked) \
+	{ metrics, (int)(sizeof metrics / sizeof metrics[0]), fetch, asked }
 
 extern const struct cluster cpu_cluster, core_cluster, all_cluster, model_cluster;	/* smt.c */
 extern const struct cluster agent_cluster;						/* agent.c */

@@ -4,10 +4,11 @@
  * this machine, so that the script can price a fixture's reads as the
  * hardware would take them.
  *
- *   agent pass ROOT N [CONFIG]
+ *   agent pass ROOT N [CONFIG [ask]]
  *       N sampling passes over the fixture ROOT with every source it has
- *       (the counters replayed as CONFIG says); then each source's read
- *       alone, N times.  Medians of 16 batches.  Prints
+ *       (the counters replayed as CONFIG says; with "ask", a client asking
+ *       for what sources read only on demand: SPURR and idle_spurr); then
+ *       each source's read alone, N times.  Medians of 16 batches.  Prints
  *         pass_us P cpus C core_groups G amd_groups A
  *         source NAME us U       (a line for each source)
  *   agent ipi N
@@ -44,6 +45,7 @@
 #include "source.h"
 #include "source_amd.h"
 #include "source_core.h"
+#include "source_power.h"
 #include "sysroot.h"
 
 #include "movestat.h"
@@ -51,7 +53,7 @@
 
 #define BATCHES 16
 
-static int pass(const char *root, int n, const char *config)
+static int pass(const char *root, int n, const char *config, bool ask)
 {
 	struct sampler s;
 	const struct core_state *core;
@@ -64,6 +66,9 @@ static int pass(const char *root, int n, const char *config)
 		fprintf(stderr, "agent: cannot sample %s: %s\n", root, s.status[SRC_CPUSTAT]);
 		return 1;
 	}
+	/* (an ask holds for POWER_ASKED_S, longer than this runs) */
+	if (ask)
+		sampler_ask(&s, &power_source, POWER_ON_DEMAND);
 	move_stat(root, s.topo.nonline, round++);
 	sampler_pass(&s);
 	for (int b = 0; b < BATCHES; b++) {
@@ -232,12 +237,14 @@ static int schedcores(int ncpus, int n)
 int main(int argc, char **argv)
 {
 	signal(SIGPIPE, SIG_IGN);
-	if ((argc == 4 || argc == 5) && strcmp(argv[1], "pass") == 0)
-		return pass(argv[2], atoi(argv[3]), argc == 5 ? argv[4] : NULL);
+	if (argc >= 4 && argc <= 6 && strcmp(argv[1], "pass") == 0 &&
+	    (argc < 6 || strcmp(argv[5], "ask") == 0))
+		return pass(argv[2], atoi(argv[3]), argc >= 5 ? argv[4] : NULL, argc == 6);
 	if (argc == 3 && strcmp(argv[1], "ipi") == 0)
 		return ipi(atoi(argv[2]));
 	if (argc == 4 && strcmp(argv[1], "schedcores") == 0)
 		return schedcores(atoi(argv[2]), atoi(argv[3]));
-	fprintf(stderr, "usage: agent pass ROOT N [CONFIG] | agent ipi N | agent schedcores NCPUS N\n");
+	fprintf(stderr, "usage: agent pass ROOT N [CONFIG [ask]] | agent ipi N | "
+		"agent schedcores NCPUS N\n");
 	return 2;
 }

@@ -248,6 +248,43 @@ static void passes_within_a_tick_lose_nothing(void **state)
 	sampler_free(&s);
 }
 
+/* SPURR and idle_spurr are read only while asked for: unasked, a pass
+ * leaves cpu0's spurr unread (a file that would not parse is not even
+ * noticed); once asked, the pass reads it, and its total is the file's. */
+static void spurr_read_only_when_asked(void **state)
+{
+	struct sampler s;
+	const struct power_state *ps;
+	(void)state;
+
+	fixture_write(CPUDIR "/cpu0/spurr", "not hex\n");
+	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	ps = sampler_power(&s);
+	sampler_pass(&s);
+	assert_int_equal(ps->purr.nopen[SPURR], 1);
+	assert_false(ps->purr.cpu[0].seen[SPURR]);
+	assert_int_equal(ps->purr.nmalformed[SPURR], 0);
+	assert_true(ps->purr.cpu[0].seen[PURR]);
+
+	/* Asked for while unread: the caller must pass before serving it. */
+	assert_true(sampler_ask(&s, &power_source, PURR_BIT(SPURR)));
+	sampler_pass(&s);
+	assert_int_equal(ps->purr.nmalformed[SPURR], 1);
+	fixture_write(CPUDIR "/cpu0/spurr", "%llx\n", 3000ull * TB);
+	sampler_pass(&s);
+	assert_true(ps->purr.cpu[0].seen[SPURR]);
+	assert_true(ps->cpu[0].have[SPURR] && ps->cpu[0].total[SPURR] == 3000ull * TB);
+	/* Read this pass: asking again needs no pass. */
+	assert_false(sampler_ask(&s, &power_source, PURR_BIT(SPURR)));
+	/* Only on-demand counters are asked for; idle_spurr has no file here. */
+	assert_false(sampler_ask(&s, &power_source, PURR_BIT(IDLE_SPURR) | PURR_BIT(PURR)));
+	fixture_write(CPUDIR "/cpu0/spurr", "%llx\n", 3001ull * TB);
+	sampler_pass(&s);
+	assert_true(ps->cpu[0].total[SPURR] == 3001ull * TB);
+	assert_true(ps->have_all[SPURR] && ps->all[SPURR] == TB);
+	sampler_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +294,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sampler_uses_purr_and_allocates_nothing,
 						make_lpar, fixture_teardown),
 		cmocka_unit_test_setup_teardown(passes_within_a_tick_lose_nothing,
+						make_lpar, fixture_teardown),
+		cmocka_unit_test_setup_teardown(spurr_read_only_when_asked,
 						make_lpar, fixture_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

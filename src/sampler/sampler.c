@@ -41,6 +41,14 @@ void *sampler_state(const struct sampler *s, const struct sampler_source *src)
 	return NULL;
 }
 
+bool sampler_ask(struct sampler *s, const struct sampler_source *src, unsigned what)
+{
+	for (int i = 0; i < s->nsources; i++)
+		if (s->source[i] == src && !s->stopped[i] && src->ask)
+			return src->ask(&s->ctx[i], s->state[i], what);
+	return false;
+}
+
 /* The status instances, the sampler's own then each source's, and each
  * source's context: what it reads and its own status slots. */
 static void name_statuses(struct sampler *s)

@@ -105,6 +105,11 @@ const char *sampler_status(const struct sampler *s, const char *name);
  * sampler_init, or when src is not in the table. */
 void *sampler_state(const struct sampler *s, const struct sampler_source *src);
 
+/* A client asks for what src reads only on demand (what: src's own bits,
+ * its public header's); see struct sampler_source's ask.  True when the
+ * values served now are not current: the caller runs a pass first. */
+bool sampler_ask(struct sampler *s, const struct sampler_source *src, unsigned what);
+
 /* config_path may be NULL; a missing file at the default path is fine
  * (optional).  Returns 0, or the first -errno of what could not start (a
  * source, /proc/stat); the sampler says why in status[] and is usable

@@ -89,6 +89,13 @@ struct sampler_source {
 	/* One read a pass, before the sampler turns /proc/stat's deltas into
 	 * smt.* values; cpus_changed as for sync. */
 	void (*read)(const struct source_ctx *ctx, void *state, bool cpus_changed);
+	/* A client asks for readings the source takes only while they are
+	 * asked for (what: its own bits), because each costs the machine more
+	 * than the metrics that need it are worth unasked (an interrupt to
+	 * every CPU a pass).  It reads them from the next pass on, for a while.
+	 * Returns true when it did not read them at the last pass, so what it
+	 * serves is not current.  May be NULL: it reads all it has. */
+	bool (*ask)(const struct source_ctx *ctx, void *state, unsigned what);
 	/* Closes what init opened; the sampler frees the state itself. */
 	void (*free)(const struct source_ctx *ctx, void *state);
 	/* What it measures of each CPU, if it measures (see above); NULL if not. */

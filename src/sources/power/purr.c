@@ -101,7 +101,7 @@ static void note_failure(struct purr *p, int cpu, int k, int err)
 	}
 }
 
-int purr_read(struct purr *p)
+int purr_read(struct purr *p, unsigned wanted)
 {
 	char text[32];
 	int n = 0;
@@ -117,6 +117,8 @@ int purr_read(struct purr *p)
 
 			c->seen[k] = false;
 			c->reopened[k] = false;
+			if (!(wanted & PURR_BIT(k)))
+				continue;
 			if (c->fd[k] < 0 && c->retry[k]) {
 				if ((fd = open_file(p, cpu, k)) < 0) {
 					note_failure(p, cpu, k, -fd);

@@ -44,11 +44,17 @@ void purr_free(struct purr *p);
  * of the online set. */
 void purr_sync(struct purr *p, const unsigned char *online);
 
-/* Reads every open file once.  A file that cannot be read is closed and
- * reopened at the next pass (or by the next sync, if its CPU went offline
- * under us); a malformed one is logged once.  Both are counted in nfailed
- * and nmalformed.  Returns the number of CPUs with a PURR. */
-int purr_read(struct purr *p);
+/* The counters a pass reads: bit k for counter k. */
+#define PURR_BIT(k) (1u << (k))
+#define PURR_ALL_COUNTERS (PURR_BIT(PURR_NCOUNTERS) - 1)
+
+/* Reads every open file of the counters in wanted (PURR_BIT()s) once; the
+ * others stay open, unread and unseen.  A file that cannot be read is
+ * closed and reopened at the next pass that wants it (or by the next sync,
+ * if its CPU went offline under us); a malformed one is logged once.  Both
+ * are counted in nfailed and nmalformed.  Returns the number of CPUs with a
+ * PURR. */
+int purr_read(struct purr *p, unsigned wanted);
 
 /* Parses the kernel's "%lx\n".  Returns 0, or -EINVAL. */
 int purr_parse_hex(const char *text, uint64_t *value);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "monoclock.h"
 #include "readfile.h"
 
 /* Decides whether PURR can stand in for the model, and says why not. */
@@ -166,9 +167,24 @@ static bool accumulate(uint64_t v, uint64_t *total, uint64_t *last, bool *have, 
 	return back;
 }
 
+/* purr and idle_purr always; SPURR and idle_spurr while asked for. */
+static unsigned wanted_counters(const struct power_state *ps)
+{
+	unsigned wanted = PURR_ALL_COUNTERS & ~POWER_ON_DEMAND;
+	double now = mono_seconds();
+
+	for (int k = 0; k < PURR_NCOUNTERS; k++)
+		if (ps->asked[k] && now - ps->asked_at[k] < POWER_ASKED_S)
+			wanted |= PURR_BIT(k);
+	return wanted;
+}
+
+/* A counter unread for a while adds what it grew meanwhile at its next
+ * reading (its baseline stays live while its CPU stays online). */
 static void read_purr(struct power_state *ps)
 {
-	purr_read(&ps->purr);
+	ps->read_set = wanted_counters(ps);
+	purr_read(&ps->purr, ps->read_set);
 	for (int cpu = 0; cpu < ps->ncpus; cpu++) {
 		const struct purr_cpu *pc = &ps->purr.cpu[cpu];
 		struct purr_values *v = &ps->cpu[cpu];
@@ -266,6 +282,25 @@ static void power_read(const struct source_ctx *ctx, void *state, bool cpus_chan
 		purr_status(ctx, ps);
 	}
 	read_lparcfg(ctx, ps, cpus_changed, ps->all[PURR] - purr_before);
+}
+
+static bool power_ask(const struct source_ctx *ctx, void *state, unsigned what)
+{
+	struct power_state *ps = state;
+	bool stale = false;
+
+	(void)ctx;
+	what &= POWER_ON_DEMAND;
+	for (int k = 0; k < PURR_NCOUNTERS; k++) {
+		if (!(what & PURR_BIT(k)))
+			continue;
+		ps->asked[k] = true;
+		ps->asked_at[k] = mono_seconds();
+		/* (no pass for a file no CPU has: not a POWER system) */
+		if (!(ps->read_set & PURR_BIT(k)) && (ps->purr.nopen[k] > 0 || ps->purr.nfailed[k] > 0))
+			stale = true;
+	}
+	return stale;
 }
 
 /* How much PURR a core's window can use: 0 none, 1 purr, 2 purr and
@@ -381,6 +416,6 @@ static const char *const status_names[] = { "purr", "lparcfg" };
 const struct sampler_source power_source = {
 	.name = "power", .status_names = status_names, .nstatus = 2,
 	.state_size = sizeof(struct power_state),
-	.init = power_init, .sync = power_sync, .read = power_read, .free = power_free,
-	.basis = &purr_basis,
+	.init = power_init, .sync = power_sync, .read = power_read, .ask = power_ask,
+	.free = power_free, .basis = &purr_basis,
 };

@@ -36,8 +36,18 @@ struct purr_values {
 	double mode[PMODE_COUNT];		/* PURR ticks by mode, cumulative */
 };
 
+/* SPURR and idle_spurr are read only while a client asks for them
+ * (sampler_ask with these PURR_BIT()s), for POWER_ASKED_S after each ask:
+ * every read of a PURR file is an interrupt to its CPU, and only their own
+ * metrics use them (smt.* need purr and idle_purr). */
+#define POWER_ON_DEMAND (PURR_BIT(SPURR) | PURR_BIT(IDLE_SPURR))
+#define POWER_ASKED_S 600.0
+
 struct power_state {
 	struct purr purr;		/* the files of every CPU */
+	unsigned read_set;		/* PURR_BIT()s the last pass read */
+	bool asked[PURR_NCOUNTERS];	/* an on-demand counter was asked for, */
+	double asked_at[PURR_NCOUNTERS];	/* last at this CLOCK_MONOTONIC second */
 	struct purr_values *cpu;	/* [ncpus] */
 	int ncpus;
 	bool trusted;			/* PURR is the basis here: busy = purr - idle_purr */
