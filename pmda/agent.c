@@ -15,6 +15,8 @@ static const struct metric agent_metrics[] = {
 	{ "smtcpu.root", AGENT_ROOT, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS },
 	{ "smtcpu.config", AGENT_CONFIG, PM_TYPE_STRING, PM_INDOM_NULL, PM_SEM_DISCRETE, NO_UNITS },
 	{ "smtcpu.sched.missed", AGENT_SCHED_MISSED, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS },
+	{ "smtcpu.sched.rereads", AGENT_SCHED_REREADS, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS },
+	{ "smtcpu.sched.unsettled", AGENT_SCHED_UNSETTLED, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS },
 };
 
 static int fetch_agent(unsigned int item, void *priv, pmAtomValue *atom)
@@ -31,6 +33,12 @@ static int fetch_agent(unsigned int item, void *priv, pmAtomValue *atom)
 		if (!sched()->on)
 			return PMDA_FETCH_NOVALUES;
 		atom->ull = sched()->missed;
+		break;
+	case AGENT_SCHED_REREADS:
+	case AGENT_SCHED_UNSETTLED:
+		if (!sched()->on)
+			return PMDA_FETCH_NOVALUES;
+		atom->ull = item == AGENT_SCHED_REREADS ? sched()->rereads : sched()->unsettled;
 		break;
 	default: return PM_ERR_PMID;
 	}

@@ -74,6 +74,8 @@ enum {
 	AGENT_ROOT = 5,			/* smtcpu.root */
 	AGENT_CONFIG = 6,		/* smtcpu.config */
 	AGENT_SCHED_MISSED = 7,		/* smtcpu.sched.missed */
+	AGENT_SCHED_REREADS = 8,	/* smtcpu.sched.rereads */
+	AGENT_SCHED_UNSETTLED = 9,	/* smtcpu.sched.unsettled */
 };
 
 extern struct sampler sampler;

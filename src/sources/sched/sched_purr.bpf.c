@@ -206,6 +206,7 @@ struct spell {
 	__u64 clock, busy;
 	struct sp_pending out;	/* a pending charge to flush into the maps */
 	__u32 tgid;
+	__u64 seq;		/* its CPU's begun for the charge leaving the slot, or 0 */
 	_Bool direct;		/* charge the spell straight to the maps */
 	_Bool gone;		/* its process's last thread is exiting */
 };
@@ -285,8 +286,18 @@ static __always_inline void open_spell(struct sp_core *c, struct sp_thread *t, _
 	c->nbusy = (__u32)(k - (counted && k) + running);
 }
 
-/* After the lock: what close_spell left for the maps. */
-static __always_inline void charge(const struct spell *s, const char *comm)
+/* Under the core's lock, after close_spell: a charge that leaves the slot
+ * for the maps is counted begun before a reader could see the slot without
+ * it. */
+static __always_inline void leaving(struct sp_cpu *here, struct spell *s)
+{
+	if (s->out.busy || s->direct)
+		s->seq = ++here->begun;
+}
+
+/* After the lock: what close_spell left for the maps, then counted landed
+ * (the helpers' calls keep the store after the charges). */
+static __always_inline void charge(struct sp_cpu *here, const struct spell *s, const char *comm)
 {
 	if (s->out.busy)
 		flush(&s->out);
@@ -294,13 +305,16 @@ static __always_inline void charge(const struct spell *s, const char *comm)
 		charge_task(comm, s->tgid, s->start, s->clock, s->busy, s->gone);
 		charge_cgroup(s->cgroup, s->clock, s->busy);
 	}
+	if (s->seq)
+		here->landed = s->seq;
 }
 
 /* This CPU's slot and its core's records; 0 where the CPU is not counted.
  * The slot's pointer is formed here, while slot is known to be in range:
  * kernels before 6.3 or so forget a 32-bit bound once the value is spilled
  * across helper calls. */
-static __always_inline struct sp_thread *this_thread(struct sp_core **c, struct sp_shares **sh)
+static __always_inline struct sp_thread *this_thread(struct sp_core **c, struct sp_shares **sh,
+						     struct sp_cpu **here)
 {
 	__u32 cpu = bpf_get_smp_processor_id(), core, slot;
 	struct sp_cpu *where = bpf_map_lookup_elem(&cpus, &cpu);
@@ -308,6 +322,7 @@ static __always_inline struct sp_thread *this_thread(struct sp_core **c, struct 
 
 	if (!where)
 		return 0;
+	*here = where;
 	core = where->core;
 	slot = where->slot;
 	if (core == SP_NO_CORE || slot >= SP_MAX_THREADS)
@@ -338,7 +353,8 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	struct spell s = {};
 	struct sp_shares *sh;
 	struct sp_core *c;
-	struct sp_thread *t = this_thread(&c, &sh);
+	struct sp_cpu *here;
+	struct sp_thread *t = this_thread(&c, &sh, &here);
 
 	if (!t)
 		return 0;
@@ -374,10 +390,11 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 		slot_owner(t, &s);
 	if (ran || counted)
 		close_spell(c, t, now, running, &s);
+	leaving(here, &s);
 	open_spell(c, t, now, k, counted, running, running ? next->tgid : 0, next_start, next_cgroup);
 	bpf_spin_unlock(&c->lock);
 
-	charge(&s, ran ? leader->comm : 0);
+	charge(here, &s, ran ? leader->comm : 0);
 	return 0;
 }
 
@@ -394,12 +411,13 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 	struct spell s = {};
 	struct sp_shares *sh;
 	struct sp_core *c;
+	struct sp_cpu *here;
 	struct sp_thread *t;
 	__u64 now;
 
 	if (state == (unsigned int)-1)	/* PWR_EVENT_EXIT */
 		return 0;
-	t = this_thread(&c, &sh);
+	t = this_thread(&c, &sh, &here);
 	if (!t || !t->running)	/* only this CPU makes its slot busy */
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -410,11 +428,12 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 		t->missed++;
 		slot_owner(t, &s);
 		close_spell(c, t, now, 0, &s);
+		leaving(here, &s);
 		open_spell(c, t, now, k, 1, 0, 0, 0, 0);
 	}
 	bpf_spin_unlock(&c->lock);
 
-	charge(&s, 0);
+	charge(here, &s, 0);
 	return 0;
 }
 

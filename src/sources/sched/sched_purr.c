@@ -111,7 +111,10 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
 	sp->core = calloc((size_t)ncpus, sizeof *sp->core);
 	sp->keys = calloc((size_t)ncpus + 1, sizeof *sp->keys);
 	sp->shares = calloc((size_t)ncpus, sizeof *sp->shares);
+	sp->flow[0] = calloc((size_t)ncpus, sizeof *sp->flow[0]);
+	sp->flow[1] = calloc((size_t)ncpus, sizeof *sp->flow[1]);
 	if (sp->core == NULL || sp->keys == NULL || sp->shares == NULL || sp->refused == NULL ||
+	    sp->flow[0] == NULL || sp->flow[1] == NULL ||
 	    cpusweep_init(&sp->sweep, ncpus) < 0) {
 		snprintf(why, whylen, "out of memory for the software PURR's %d CPUs", ncpus);
 		err = -ENOMEM;
@@ -165,6 +168,8 @@ void sched_purr_close(struct sched_purr *sp)
 	free(sp->keys);
 	free(sp->shares);
 	free(sp->refused);
+	free(sp->flow[0]);
+	free(sp->flow[1]);
 	cpusweep_free(&sp->sweep);
 	memset(sp, 0, sizeof *sp);
 	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
@@ -174,10 +179,16 @@ void sched_purr_close(struct sched_purr *sp)
 int sched_purr_map_cpu(struct sched_purr *sp, int cpu, int core, int slot)
 {
 	__u32 key = (__u32)cpu;
-	struct sp_cpu v = { .core = core < 0 ? SP_NO_CORE : (__u32)core, .slot = (__u32)slot };
+	struct sp_cpu v;
 
 	if (cpu < 0 || cpu >= sp->ncpus || core >= sp->ncpus || slot < 0 || slot >= SP_MAX_THREADS)
 		return -EINVAL;
+	/* The program's counts go on (a charge it lands meanwhile may make
+	 * one pass's read look unsettled, no more). */
+	if (bpf_map_lookup_elem(sp->cpus_fd, &key, &v) != 0)
+		memset(&v, 0, sizeof v);
+	v.core = core < 0 ? SP_NO_CORE : (__u32)core;
+	v.slot = (__u32)slot;
 	return bpf_map_update_elem(sp->cpus_fd, &key, &v, BPF_ANY) ? -errno : 0;
 }
 
@@ -214,23 +225,18 @@ int sched_purr_sweep(struct sched_purr *sp, const int *cpus, int n)
 	return cpusweep_run(&sp->sweep, cpus, n);
 }
 
-int sched_purr_read_cores(struct sched_purr *sp)
+/* An array map of sp->ncpus entries, whole, into vals: the entries read,
+ * or -errno. */
+static int read_array(struct sched_purr *sp, int fd, void *vals, size_t size, __u64 flags)
 {
-	LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = BPF_F_LOCK);
+	LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = flags);
 	__u32 done = 0, out = 0, n;
 	void *in = NULL;
 	int err;
 
-	/* The time of the reading is taken before it: a running spell is then
-	 * carried on to a moment the map already covers, not past a change the
-	 * map does not show yet (a sibling starting, this thread stopping) --
-	 * but for a change the program timed before this moment and wrote after
-	 * it, waiting for the core's lock, which the reader's high-water mark
-	 * absorbs (highwater.h). */
-	sp->now = mono_ns();
 	while (done < (__u32)sp->ncpus) {
 		n = (__u32)sp->ncpus - done;
-		err = bpf_map_lookup_batch(sp->cores_fd, in, &out, sp->keys + done, sp->core + done,
+		err = bpf_map_lookup_batch(fd, in, &out, sp->keys + done, (char *)vals + done * size,
 					   &n, &opts);
 		done += n;
 		if (err) {
@@ -244,6 +250,36 @@ int sched_purr_read_cores(struct sched_purr *sp)
 	for (__u32 i = 0; i < done; i++)
 		sp->keys[i] = i;
 	return (int)done;
+}
+
+int sched_purr_read_cores(struct sched_purr *sp)
+{
+	/* The time of the reading is taken before it: a running spell is then
+	 * carried on to a moment the map already covers, not past a change the
+	 * map does not show yet (a sibling starting, this thread stopping) --
+	 * but for a change the program timed before this moment and wrote after
+	 * it, waiting for the core's lock, which the reader's high-water mark
+	 * absorbs (highwater.h). */
+	sp->now = mono_ns();
+	return read_array(sp, sp->cores_fd, sp->core, sizeof *sp->core, BPF_F_LOCK);
+}
+
+int sched_purr_read_flow(struct sched_purr *sp, int which)
+{
+	if (which < 0 || which > 1)
+		return -EINVAL;
+	return read_array(sp, sp->cpus_fd, sp->flow[which], sizeof *sp->flow[which], 0);
+}
+
+bool sched_purr_settled(const struct sched_purr *sp)
+{
+	for (int cpu = 0; cpu < sp->ncpus; cpu++) {
+		const struct sp_cpu *before = &sp->flow[0][cpu], *after = &sp->flow[1][cpu];
+
+		if (before->landed != before->begun || after->begun != before->begun)
+			return false;
+	}
+	return true;
 }
 
 static __u64 scale(__u64 dt, __u32 share)

@@ -7,6 +7,7 @@
 #ifndef SMTCPU_SCHED_PURR_H
 #define SMTCPU_SCHED_PURR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,7 @@ struct sched_purr {
 	struct sp_core *core;		/* [ncpus]: cores[] as read by sched_purr_read_cores */
 	__u32 *keys;			/* [ncpus]: 0 .. ncpus-1, and the batch cursor */
 	struct sp_shares *shares;	/* [ncpus]: what shares[] holds */
+	struct sp_cpu *flow[2];		/* [ncpus]: cpus[] as read before and after the maps */
 	struct cpusweep sweep;		/* CPU sets for sched_purr_sweep */
 	uint64_t now;			/* CLOCK_MONOTONIC ns just after that read */
 	__u32 task_key[SP_TASK_CHUNK];
@@ -64,6 +66,16 @@ int sched_purr_sweep(struct sched_purr *sp, const int *cpus, int n);
 /* Reads cores[] whole, each core under its lock, into sp->core[]: the
  * entries read, or -errno. */
 int sched_purr_read_cores(struct sched_purr *sp);
+
+/* Reads cpus[] whole into sp->flow[which]: 0 before a read of the maps
+ * and cores, 1 after it.  The entries read, or -errno. */
+int sched_purr_read_flow(struct sched_purr *sp, int which);
+
+/* Whether the maps and cores read between the two readings of cpus[] hold
+ * every charge once: no CPU had a charge on its way from its slot to the
+ * maps at the first, nor began one before the second.  Else a charge that
+ * landed after its entry was read may be in neither. */
+bool sched_purr_settled(const struct sched_purr *sp);
 
 /* Thread slot's clocks as of sp->now, the spell under way included, and
  * that spell alone (whose process and cgroup are the slot's tgid and cgroup

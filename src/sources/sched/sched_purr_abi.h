@@ -24,10 +24,19 @@
  * time, or is this old when its CPU goes idle. */
 #define SP_FLUSH_NS 10000000ull
 
-/* Where a CPU's switches are counted: cpus[cpu]. */
+/* Where a CPU's switches are counted: cpus[cpu], core and slot written by
+ * the loader.  The program counts the charges it takes out of the CPU's
+ * slot into the maps: begun under the core's lock as a charge leaves the
+ * slot, landed once it is in the maps.  A reader that finds neither moved
+ * across its read of the maps and the cores, and nothing under way before
+ * it, has read every charge once.  A cache line a CPU: only that CPU
+ * writes it. */
 struct sp_cpu {
 	__u32 core;		/* index into cores[] and shares[], SP_NO_CORE: not counted */
 	__u32 slot;		/* the thread's place in its core, < SP_MAX_THREADS */
+	__u64 begun;		/* charges taken out of the slot, cumulative */
+	__u64 landed;		/* the last of them now in the maps (its begun) */
+	__u64 pad[5];
 };
 
 /* shares[core]: c(k) x 2^16 for k = 0..SP_MAX_THREADS busy threads. */

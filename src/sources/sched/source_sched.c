@@ -540,17 +540,33 @@ static void sched_source_read(const struct source_ctx *ctx, void *state, bool cp
 	(void)cpus_changed;
 	if (!st->on)
 		return;
-	begin_pass(&st->procs);
-	begin_pass(&st->cgroups);
 	/* Charged spells first, then the cores: a spell that ends between the
-	 * two reads is missed this pass rather than counted twice. */
-	ntasks = sched_purr_each_task(&st->sp, read_task, st);
-	ncgroups = sched_purr_each_cgroup(&st->sp, read_cgroup, st);
+	 * two reads is missed rather than counted twice.  Read again while a
+	 * charge moved across them (a few tries: under a storm of switches
+	 * some CPU always moves one, and what moved comes back next pass). */
+	for (int try = 1;; try++) {
+		bool flow = sched_purr_read_flow(&st->sp, 0) >= 0;
+
+		begin_pass(&st->procs);
+		begin_pass(&st->cgroups);
+		ntasks = sched_purr_each_task(&st->sp, read_task, st);
+		ncgroups = sched_purr_each_cgroup(&st->sp, read_cgroup, st);
+		if ((sts = sched_purr_read_cores(&st->sp)) < 0)
+			break;
+		flow = flow && sched_purr_read_flow(&st->sp, 1) >= 0;
+		if (flow && sched_purr_settled(&st->sp))
+			break;
+		if (try == SCHED_READ_TRIES) {
+			st->unsettled++;
+			break;
+		}
+		st->rereads++;
+	}
 	if (ntasks < 0 || ncgroups < 0)
 		st->task_errors++;
 	note_use(st, SP_MAP_TASKS, ntasks);
 	note_use(st, SP_MAP_CGROUPS, ncgroups);
-	if ((sts = sched_purr_read_cores(&st->sp)) < 0) {
+	if (sts < 0) {
 		char why[128];
 		snprintf(why, sizeof why, "cannot read the program's cores map: %s", strerror(-sts));
 		status(ctx, "%s", why);

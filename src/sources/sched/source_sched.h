@@ -18,6 +18,9 @@
 /* How long an exited process or a removed cgroup stays an instance, its
  * last values served. */
 #define SCHED_CULL_NS (60 * 1000000000ULL)
+/* Reads of the maps and cores a pass, at most, while charges move across
+ * them (sched_purr_settled). */
+#define SCHED_READ_TRIES 3
 /* How often cgroups that were removed are looked for. */
 #define SCHED_CGROUP_CHECK_NS (10 * 1000000000ULL)
 /* How far a CPU's clock may read below the last reading before it is taken
@@ -58,6 +61,8 @@ struct sched_state {
 	uint64_t task_errors;		/* reads of tasks[] or cgroups[] that failed */
 	uint64_t ghosts;		/* processes kept after their PID was used again */
 	uint64_t missed;		/* switches the program found it had not seen */
+	uint64_t rereads;		/* reads made again: a charge moved across one */
+	uint64_t unsettled;		/* passes whose every try saw a charge move */
 	int map_error;			/* -errno of the last failed update of the maps, or 0 */
 	struct sched_map_use maps[SP_NMAPS];	/* by enum sp_map */
 };
