@@ -544,7 +544,7 @@ static void sched_source_read(const struct source_ctx *ctx, void *state, bool cp
 	 * two reads is missed rather than counted twice.  Read again while a
 	 * charge moved across them (a few tries: under a storm of switches
 	 * some CPU always moves one, and what moved comes back next pass). */
-	for (int try = 1;; try++) {
+	for (int attempt = 1;; attempt++) {
 		bool flow = sched_purr_read_flow(&st->sp, 0) >= 0;
 
 		begin_pass(&st->procs);
@@ -556,7 +556,7 @@ static void sched_source_read(const struct source_ctx *ctx, void *state, bool cp
 		flow = flow && sched_purr_read_flow(&st->sp, 1) >= 0;
 		if (flow && sched_purr_settled(&st->sp))
 			break;
-		if (try == SCHED_READ_TRIES) {
+		if (attempt == SCHED_READ_TRIES) {
 			st->unsettled++;
 			break;
 		}
