@@ -34,20 +34,6 @@
 typedef pmResult pmdaResult;
 #endif
 
-static pmdaIndom indomtab[NUM_INDOMS] = {
-	{ CPU_INDOM, 0, NULL },
-	{ CORE_INDOM, 0, NULL },
-	{ MODEL_INDOM, 0, NULL },
-	{ SOURCE_INDOM, 0, NULL },
-	{ SOCKET_INDOM, 0, NULL },
-	{ CHANNEL_INDOM, 0, NULL },
-	{ CCX_INDOM, 0, NULL },
-	{ LINK_INDOM, 0, NULL },
-	{ PROC_INDOM, 0, NULL },
-	{ CGROUP_INDOM, 0, NULL },
-	{ MAP_INDOM, 0, NULL },
-};
-
 /* Each cluster's metrics and their fetch, by cluster number. */
 static const struct cluster *const clusters[NUM_CLUSTERS] = {
 	[CLUSTER_CPU] = &cpu_cluster,
@@ -88,41 +74,11 @@ static int make_metrictab(void)
 	return 0;
 }
 
-struct sampler sampler;
-/* The sampling period, ms: the PMDA's own, from the configuration file at
- * start, then -t, then any store to smtcpu.control.period. */
-unsigned period_ms;
-char config_path[MAXPATHLEN];
 static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
 static unsigned amd_seen;	/* amd()->generation, likewise */
 static int dso_mode;
 static double last_pass;	/* monotonic seconds of the last pass */
 static bool period_changed;	/* a store to smtcpu.control.period: reschedule */
-
-/* The sources' states; empty ones until the sampler has them. */
-const struct amd *amd(void)
-{
-	static const struct amd none;
-	const struct amd *a = sampler_amd(&sampler);
-	return a ? a : &none;
-}
-
-const struct sched_state *sched(void)
-{
-	static const struct sched_state none;
-	const struct sched_state *st = sampler_sched(&sampler);
-	return st ? st : &none;
-}
-
-const struct sched_table *sched_table_of(int serial)
-{
-	return serial == PROC_INDOM ? &sched()->procs : &sched()->cgroups;
-}
-
-pmInDom indom(int serial)
-{
-	return indomtab[serial].it_indom;
-}
 
 static double period_s(void)
 {

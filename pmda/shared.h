@@ -78,9 +78,11 @@ enum {
 	AGENT_SCHED_UNSETTLED = 9,	/* smtcpu.sched.unsettled */
 };
 
+/* pmda/state.c: what every file here reads, and pmda_smtcpu.c sets up. */
 extern struct sampler sampler;
 extern unsigned period_ms;		/* the sampling period */
 extern char config_path[MAXPATHLEN];	/* the configuration file read at start */
+extern pmdaIndom indomtab[NUM_INDOMS];	/* by serial (clusters.h) */
 
 pmInDom indom(int serial);
 

@@ -321,7 +321,7 @@ static void rebase_core(struct sampler *s, const struct topo_core *c)
  *    serve, or a counter gone backwards: every baseline of the core starts
  *    again from now, and this one window is not counted.
  */
-static int core_window(struct sampler *s, const struct topo_core *c, struct basis_thread *w,
+static int threads_window(struct sampler *s, const struct topo_core *c, struct basis_thread *w,
 		       double *busy, double *window, bool *known)
 {
 	bool hold = false, restart = false, step = s->core[c->first_cpu].step_threads > 0;
@@ -454,7 +454,7 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	double mean_window = 0, level = 0;
 	int n = c->nthreads, nknown = 0;
 
-	if (!core_window(s, c, w, busy, window, known))
+	if (!threads_window(s, c, w, busy, window, known))
 		return;
 	/* The first basis, in the table's order, that measured every thread;
 	 * then what each derives from the window; then the next one begins. */

@@ -204,7 +204,8 @@ static void core_source_free(const struct source_ctx *ctx, void *state)
 	}
 }
 
-static bool counted(const struct core_state *st, int cpu, enum core_figure f)
+/* Whether every term of figure f has a count on cpu. */
+static bool figure_counted(const struct core_state *st, int cpu, enum core_figure f)
 {
 	if (!st->on || cpu < 0 || cpu >= st->ctr.ncpus || st->nterms[f] == 0)
 		return false;
@@ -216,7 +217,7 @@ static bool counted(const struct core_state *st, int cpu, enum core_figure f)
 
 bool core_total(const struct core_state *st, int cpu, enum core_figure f, double *value)
 {
-	if (!counted(st, cpu, f))
+	if (!figure_counted(st, cpu, f))
 		return false;
 	*value = 0;
 	for (int k = 0; k < st->nterms[f]; k++)
@@ -227,7 +228,7 @@ bool core_total(const struct core_state *st, int cpu, enum core_figure f, double
 bool core_window(const struct core_state *st, int cpu, enum core_figure f, double *value,
 		 double *seconds)
 {
-	if (!counted(st, cpu, f))
+	if (!figure_counted(st, cpu, f))
 		return false;
 	*value = 0;
 	*seconds = 0;
