@@ -14,6 +14,7 @@
 #include "sched_purr_abi.h"
 
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 
 char LICENSE[] SEC("license") = "GPL";
@@ -47,6 +48,25 @@ struct signal_struct {
 	atomic_t live;
 } __attribute__((preserve_access_index));
 
+/* A CPU's run-time clock, the one the kernel times a task's run by
+ * (update_curr: rq_clock_task, which leaves out what the hypervisor stole
+ * and, with CONFIG_IRQ_TIME_ACCOUNTING, the interrupts it counts in
+ * prev_irq_time); reached from a task there (its CFS runqueue's rq,
+ * CONFIG_FAIR_GROUP_SCHED), as a kernel without every symbol in kallsyms
+ * cannot give runqueues itself. */
+struct rq {
+	__u64 clock_task;
+	__u64 prev_irq_time;
+} __attribute__((preserve_access_index));
+
+struct cfs_rq {
+	struct rq *rq;
+} __attribute__((preserve_access_index));
+
+struct sched_entity {
+	struct cfs_rq *cfs_rq;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
@@ -55,6 +75,7 @@ struct task_struct {
 	struct task_struct *group_leader;
 	struct signal_struct *signal;
 	struct css_set *cgroups;
+	struct sched_entity se;
 } __attribute__((preserve_access_index));
 
 struct {
@@ -211,6 +232,35 @@ struct spell {
 	_Bool gone;		/* its process's last thread is exiting */
 };
 
+/* This CPU's time less what the hypervisor stole, ns, from a task on it:
+ * the run-time clock with the interrupts it leaves out put back (a thread
+ * serving an interrupt is busy, as PURR counts it); 0 where the kernel's
+ * is out of reach.  __schedule brought it up to date just before
+ * sched_switch, or left it at the wakeup that asked for the switch, as the
+ * kernel's own account of the tasks does. */
+static __always_inline __u64 unstolen_clock(const struct task_struct *here)
+{
+	const struct rq *rq;
+
+	if (!bpf_core_field_exists(struct cfs_rq, rq))
+		return 0;
+	rq = here->se.cfs_rq->rq;
+	if (bpf_core_field_exists(struct rq, prev_irq_time))
+		return rq->clock_task + rq->prev_irq_time;
+	return rq->clock_task;
+}
+
+/* x x part / whole, part <= whole (as a share of 2^16, without overflow). */
+static __always_inline __u64 share_of(__u64 x, __u64 part, __u64 whole)
+{
+	__u64 f;
+
+	if (part >= whole)
+		return x;
+	f = whole < (1ull << 47) ? (part << SP_SHARE_SHIFT) / whole : part / (whole >> SP_SHARE_SHIFT);
+	return scale(x, (__u32)f);
+}
+
 /* Under the core's lock: acc brought up to now; returns the busy threads
  * it grew for.  64 bits: a spilled 32-bit value loses its bound on kernels
  * before 6.3 or so, and k indexes share[]. */
@@ -229,14 +279,18 @@ static __always_inline __u64 advance(struct sp_core *c, const struct sp_shares *
 /* Under the core's lock: thread t's spell, run by s's process, ends now
  * (running: the CPU goes on to a task, not idle). */
 static __always_inline void close_spell(struct sp_core *c, struct sp_thread *t, __u64 now,
-					_Bool running, struct spell *s)
+					__u64 task, _Bool running, struct spell *s)
 {
 	struct sp_pending *p = &t->pending;
+	__u64 dt, ran;
 
 	if (!t->t0 || now <= t->t0 || c->acc < t->acc0)
 		return;
-	s->clock = c->acc - t->acc0;
-	s->busy = now - t->t0;
+	/* what the hypervisor took meanwhile was not the thread's to use */
+	dt = now - t->t0;
+	ran = task && t->task0 ? (task > t->task0 ? task - t->task0 : 0) : dt;
+	s->clock = share_of(c->acc - t->acc0, ran, dt);
+	s->busy = ran < dt ? ran : dt;
 	t->clock += s->clock;
 	t->busy += s->busy;
 	if (p->tgid == s->tgid && p->start == s->start && p->cgroup == s->cgroup) {
@@ -273,13 +327,14 @@ static __always_inline void slot_owner(const struct sp_thread *t, struct spell *
 
 /* Under the core's lock: thread t's next spell begins now, running a task
  * of process tgid or idle; k busy threads counted t as counted. */
-static __always_inline void open_spell(struct sp_core *c, struct sp_thread *t, __u64 now, __u64 k,
-				       __u32 counted, __u32 running, __u32 tgid, __u64 start,
-				       __u64 cgroup)
+static __always_inline void open_spell(struct sp_core *c, struct sp_thread *t, __u64 now,
+				       __u64 task, __u64 k, __u32 counted, __u32 running, __u32 tgid,
+				       __u64 start, __u64 cgroup)
 {
 	t->running = running;
 	t->acc0 = c->acc;
 	t->t0 = now;
+	t->task0 = task;
 	t->tgid = tgid;
 	t->start = start;
 	t->cgroup = cgroup;
@@ -348,7 +403,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 ran = prev->pid != 0, running = next->pid != 0, counted;
-	__u64 now, next_cgroup = 0, next_start = 0;
+	__u64 now, task, next_cgroup = 0, next_start = 0;
 	struct task_struct *leader = 0;
 	struct spell s = {};
 	struct sp_shares *sh;
@@ -380,6 +435,8 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	    t->start == s.start && next_start == s.start && t->cgroup == next_cgroup)
 		return 0;
 	now = bpf_ktime_get_ns();
+	/* (through a task that is not the idle one, which is in no CFS runqueue) */
+	task = unstolen_clock(ran ? prev : next);
 
 	bpf_spin_lock(&c->lock);
 	__u64 k = advance(c, sh, now);
@@ -389,9 +446,10 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	if (!ran && counted)
 		slot_owner(t, &s);
 	if (ran || counted)
-		close_spell(c, t, now, running, &s);
+		close_spell(c, t, now, task, running, &s);
 	leaving(here, &s);
-	open_spell(c, t, now, k, counted, running, running ? next->tgid : 0, next_start, next_cgroup);
+	open_spell(c, t, now, task, k, counted, running, running ? next->tgid : 0, next_start,
+		   next_cgroup);
 	bpf_spin_unlock(&c->lock);
 
 	charge(here, &s, ran ? leader->comm : 0);
@@ -413,7 +471,7 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 	struct sp_core *c;
 	struct sp_cpu *here;
 	struct sp_thread *t;
-	__u64 now;
+	__u64 now, task;
 
 	if (state == (unsigned int)-1)	/* PWR_EVENT_EXIT */
 		return 0;
@@ -421,15 +479,18 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 	if (!t || !t->running)	/* only this CPU makes its slot busy */
 		return 0;
 	now = bpf_ktime_get_ns();
+	/* (only the idle task at hand, in no CFS runqueue: the spell the
+	 * kernel left untraced is taken at its length) */
+	task = 0;
 
 	bpf_spin_lock(&c->lock);
 	if (t->running) {
 		__u64 k = advance(c, sh, now);
 		t->missed++;
 		slot_owner(t, &s);
-		close_spell(c, t, now, 0, &s);
+		close_spell(c, t, now, task, 0, &s);
 		leaving(here, &s);
-		open_spell(c, t, now, k, 1, 0, 0, 0, 0);
+		open_spell(c, t, now, task, k, 1, 0, 0, 0, 0);
 	}
 	bpf_spin_unlock(&c->lock);
 

@@ -296,6 +296,8 @@ void sched_purr_thread_now(const struct sched_purr *sp, int core, int slot, uint
 	__u64 acc = c->acc;
 
 	*spell_clock = *spell_busy = 0;
+	/* (by the sampler's clock: what the hypervisor steals from a spell
+	 * still under way is left out when the program closes it) */
 	if (t->running) {
 		/* The core's acc now: k threads have run since its last change. */
 		__u32 k = c->nbusy < SP_MAX_THREADS ? c->nbusy : SP_MAX_THREADS;
