@@ -48,15 +48,17 @@ struct signal_struct {
 	atomic_t live;
 } __attribute__((preserve_access_index));
 
-/* A CPU's run-time clock, the one the kernel times a task's run by
- * (update_curr: rq_clock_task, which leaves out what the hypervisor stole
- * and, with CONFIG_IRQ_TIME_ACCOUNTING, the interrupts it counts in
- * prev_irq_time); reached from a task there (its CFS runqueue's rq,
+/* A CPU's clocks as its runqueue keeps them: the run-time clock the kernel
+ * times a task's run by (update_curr: rq_clock_task, which leaves out what
+ * the hypervisor stole, CONFIG_PARAVIRT_TIME_ACCOUNTING, and the interrupts
+ * it counts in prev_irq_time, CONFIG_IRQ_TIME_ACCOUNTING), and the steal so
+ * far; reached from a task there (its CFS runqueue's rq,
  * CONFIG_FAIR_GROUP_SCHED), as a kernel without every symbol in kallsyms
  * cannot give runqueues itself. */
 struct rq {
 	__u64 clock_task;
 	__u64 prev_irq_time;
+	__u64 prev_steal_time_rq;
 } __attribute__((preserve_access_index));
 
 struct cfs_rq {
@@ -232,22 +234,31 @@ struct spell {
 	_Bool gone;		/* its process's last thread is exiting */
 };
 
-/* This CPU's time less what the hypervisor stole, ns, from a task on it:
- * the run-time clock with the interrupts it leaves out put back (a thread
- * serving an interrupt is busy, as PURR counts it); 0 where the kernel's
- * is out of reach.  __schedule brought it up to date just before
- * sched_switch, or left it at the wakeup that asked for the switch, as the
- * kernel's own account of the tasks does. */
-static __always_inline __u64 unstolen_clock(const struct task_struct *here)
+/* This CPU's time less what the hypervisor stole, and the steal, ns, from a
+ * task on it; both 0 where the kernel keeps no steal or it is out of
+ * reach.  The first is the run-time clock with the interrupts it leaves
+ * out put back (a thread serving an interrupt is busy, as PURR counts it).
+ * __schedule brought them up to date just before sched_switch, or left
+ * them at the wakeup that asked for the switch, as the kernel's own
+ * account of the tasks does. */
+struct cpu_time {
+	__u64 unstolen, stolen;
+};
+
+static __always_inline struct cpu_time cpu_time(const struct task_struct *here)
 {
+	struct cpu_time ct = {};
 	const struct rq *rq;
 
-	if (!bpf_core_field_exists(struct cfs_rq, rq))
-		return 0;
+	if (!bpf_core_field_exists(struct cfs_rq, rq) ||
+	    !bpf_core_field_exists(struct rq, prev_steal_time_rq))
+		return ct;
 	rq = here->se.cfs_rq->rq;
+	ct.stolen = rq->prev_steal_time_rq;
+	ct.unstolen = rq->clock_task;
 	if (bpf_core_field_exists(struct rq, prev_irq_time))
-		return rq->clock_task + rq->prev_irq_time;
-	return rq->clock_task;
+		ct.unstolen += rq->prev_irq_time;
+	return ct;
 }
 
 /* x x part / whole, part <= whole (as a share of 2^16, without overflow). */
@@ -279,16 +290,21 @@ static __always_inline __u64 advance(struct sp_core *c, const struct sp_shares *
 /* Under the core's lock: thread t's spell, run by s's process, ends now
  * (running: the CPU goes on to a task, not idle). */
 static __always_inline void close_spell(struct sp_core *c, struct sp_thread *t, __u64 now,
-					__u64 task, _Bool running, struct spell *s)
+					const struct cpu_time *ct, _Bool running, struct spell *s)
 {
 	struct sp_pending *p = &t->pending;
 	__u64 dt, ran;
 
 	if (!t->t0 || now <= t->t0 || c->acc < t->acc0)
 		return;
-	/* what the hypervisor took meanwhile was not the thread's to use */
+	/* A spell is timed by the wall clock, at the tracepoint; on a CPU the
+	 * hypervisor steals from, as the kernel times a task's run, by the
+	 * runqueue's clock without the steal: that time was not the thread's
+	 * to use. */
 	dt = now - t->t0;
-	ran = task && t->task0 ? (task > t->task0 ? task - t->task0 : 0) : dt;
+	ran = dt;
+	if (ct->unstolen && t->task0 && ct->stolen)
+		ran = ct->unstolen > t->task0 ? ct->unstolen - t->task0 : 0;
 	s->clock = share_of(c->acc - t->acc0, ran, dt);
 	s->busy = ran < dt ? ran : dt;
 	t->clock += s->clock;
@@ -328,13 +344,13 @@ static __always_inline void slot_owner(const struct sp_thread *t, struct spell *
 /* Under the core's lock: thread t's next spell begins now, running a task
  * of process tgid or idle; k busy threads counted t as counted. */
 static __always_inline void open_spell(struct sp_core *c, struct sp_thread *t, __u64 now,
-				       __u64 task, __u64 k, __u32 counted, __u32 running, __u32 tgid,
+				       const struct cpu_time *ct, __u64 k, __u32 counted, __u32 running, __u32 tgid,
 				       __u64 start, __u64 cgroup)
 {
 	t->running = running;
 	t->acc0 = c->acc;
 	t->t0 = now;
-	t->task0 = task;
+	t->task0 = ct->unstolen;
 	t->tgid = tgid;
 	t->start = start;
 	t->cgroup = cgroup;
@@ -403,7 +419,8 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 ran = prev->pid != 0, running = next->pid != 0, counted;
-	__u64 now, task, next_cgroup = 0, next_start = 0;
+	__u64 now, next_cgroup = 0, next_start = 0;
+	struct cpu_time ct;
 	struct task_struct *leader = 0;
 	struct spell s = {};
 	struct sp_shares *sh;
@@ -436,7 +453,7 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 		return 0;
 	now = bpf_ktime_get_ns();
 	/* (through a task that is not the idle one, which is in no CFS runqueue) */
-	task = unstolen_clock(ran ? prev : next);
+	ct = cpu_time(ran ? prev : next);
 
 	bpf_spin_lock(&c->lock);
 	__u64 k = advance(c, sh, now);
@@ -446,9 +463,9 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	if (!ran && counted)
 		slot_owner(t, &s);
 	if (ran || counted)
-		close_spell(c, t, now, task, running, &s);
+		close_spell(c, t, now, &ct, running, &s);
 	leaving(here, &s);
-	open_spell(c, t, now, task, k, counted, running, running ? next->tgid : 0, next_start,
+	open_spell(c, t, now, &ct, k, counted, running, running ? next->tgid : 0, next_start,
 		   next_cgroup);
 	bpf_spin_unlock(&c->lock);
 
@@ -471,7 +488,8 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 	struct sp_core *c;
 	struct sp_cpu *here;
 	struct sp_thread *t;
-	__u64 now, task;
+	struct cpu_time ct;
+	__u64 now;
 
 	if (state == (unsigned int)-1)	/* PWR_EVENT_EXIT */
 		return 0;
@@ -481,16 +499,16 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 	now = bpf_ktime_get_ns();
 	/* (only the idle task at hand, in no CFS runqueue: the spell the
 	 * kernel left untraced is taken at its length) */
-	task = 0;
+	ct = (struct cpu_time){};
 
 	bpf_spin_lock(&c->lock);
 	if (t->running) {
 		__u64 k = advance(c, sh, now);
 		t->missed++;
 		slot_owner(t, &s);
-		close_spell(c, t, now, task, 0, &s);
+		close_spell(c, t, now, &ct, 0, &s);
 		leaving(here, &s);
-		open_spell(c, t, now, task, k, 1, 0, 0, 0, 0);
+		open_spell(c, t, now, &ct, k, 1, 0, 0, 0, 0);
 	}
 	bpf_spin_unlock(&c->lock);
 

@@ -72,7 +72,7 @@ struct sp_thread {
 	__u32 running;		/* 1 while a task other than idle runs */
 	__u32 missed;		/* state changes the kernel did not trace */
 	__u32 pad;
-	__u64 task0;		/* the CPU's time less steal (its runqueue's clocks) then, 0: unknown */
+	__u64 task0;		/* the CPU's time less steal then (its runqueue's clocks), 0: unknown */
 	struct sp_pending pending;
 };
 
