@@ -120,7 +120,7 @@ void sched_map_instances(void)
  * Publishing: a table slot is an instance once per holder (gen), which
  * keeps its instance when the table moves it down.  One that
  * leaves is made inactive, so that a client that fetched it a moment before
- * still resolves its name (smtcpu_instance), and is culled SCHED_CULL_NS
+ * still resolves its name (smtcpu_instance), and is culled retire_ns
  * later, so a long-lived agent does not keep every process that ever ran.
  */
 struct published {
@@ -194,7 +194,7 @@ static int cull_retired(struct publisher *p, pmInDom in, double now)
 {
 	int n = 0;
 
-	while (p->nretired > 0 && now - p->retired[p->head].at > SCHED_CULL_NS / 1e9) {
+	while (p->nretired > 0 && now - p->retired[p->head].at > sched()->retire_ns / 1e9) {
 		int inst = p->retired[p->head].inst;
 
 		p->head++;

@@ -103,6 +103,22 @@ static void configuration_lines_and_numbers(void **state)
 	assert_int_equal(config_parse_period("86400.001s"), 0);
 }
 
+/* retire: a minute unless told; under a second, or not a duration, is
+ * refused and the default stays. */
+static void configuration_retire(void **state)
+{
+	static const char text[] = "retire 500ms\nretire\nretire 20s\nretire 5 s\n";
+	static struct smt_config cfg;
+	(void)state;
+
+	assert_int_equal(config_parse(&cfg, "r.conf", "", 0), 0);
+	assert_int_equal(cfg.retire_ms, 60000);
+	assert_int_equal(config_parse(&cfg, "r.conf", text, sizeof text - 1), 3);
+	assert_string_equal(cfg.first_error,
+			    "r.conf:1: retire takes one duration from 1s to 86400s, e.g. \"retire 60s\"");
+	assert_int_equal(cfg.retire_ms, 20000);		/* line 3, not line 4's */
+}
+
 /* 20-digit numbers: the largest 64-bit value is taken, anything above is not. */
 static void cpustat_numbers_past_64_bits(void **state)
 {
@@ -337,6 +353,7 @@ int main(void)
 		cmocka_unit_test(smbios_string_at_the_end),
 		cmocka_unit_test(configuration_that_never_ends),
 		cmocka_unit_test(configuration_lines_and_numbers),
+		cmocka_unit_test(configuration_retire),
 		cmocka_unit_test(cpustat_numbers_past_64_bits),
 		cmocka_unit_test(cpustat_bounded),
 		cmocka_unit_test(lparcfg_past_its_bound),

@@ -294,9 +294,17 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 		parse_on_off(cfg, lineno, n, word, &cfg->sched);
 	} else if (strcmp(word[0], "siblings") == 0) {
 		parse_siblings(cfg, lineno, n, word);
+	} else if (strcmp(word[0], "retire") == 0) {
+		unsigned ms = n == 2 ? config_parse_period(word[1]) : 0;
+		if (ms < CONFIG_MIN_RETIRE_MS)
+			fail(cfg, lineno, "retire takes one duration from %us to %us, "
+			     "e.g. \"retire 60s\"",
+			     CONFIG_MIN_RETIRE_MS / 1000, CONFIG_MAX_PERIOD_MS / 1000);
+		else
+			cfg->retire_ms = ms;
 	} else {
 		fail(cfg, lineno, "unknown setting \"%.40s\" (expected period, table, basis, model, "
-		     "pmu_counters, dram_channels, dram_peak, xgmi, replay, sched or siblings)",
+		     "pmu_counters, dram_channels, dram_peak, xgmi, replay, sched, siblings or retire)",
 		     word[0]);
 	}
 }
@@ -307,6 +315,7 @@ static void defaults(struct smt_config *cfg, const char *path)
 	cfg->period_ms = CONFIG_DEFAULT_PERIOD_MS;
 	cfg->xgmi = 1;
 	cfg->sched = 1;
+	cfg->retire_ms = CONFIG_DEFAULT_RETIRE_MS;
 	if (path)
 		snprintf(cfg->path, sizeof cfg->path, "%s", path);
 }

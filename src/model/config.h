@@ -22,6 +22,8 @@
  *                                  with a BPF program (on)
  *   siblings LIST                  count these CPUs as one core's threads,
  *                                  whatever sysfs says (e.g. "siblings 0-1")
+ *   retire 60s                     how long a process that ended, or a cgroup
+ *                                  removed, is served; then as long inactive
  *
  * A bad line is reported as FILE:LINE: why, and skipped; the rest applies.
  */
@@ -39,6 +41,8 @@
 #define CONFIG_DEFAULT_PERIOD_MS 1000
 #define CONFIG_MIN_PERIOD_MS 10
 #define CONFIG_MAX_PERIOD_MS 86400000u
+#define CONFIG_DEFAULT_RETIRE_MS 60000
+#define CONFIG_MIN_RETIRE_MS 1000	/* clients must have time to name what left */
 #define CONFIG_MAX_LINE 1022		/* characters, without the newline */
 #define CONFIG_MAX_BYTES (1 << 20)	/* a configuration file is read whole */
 
@@ -55,6 +59,7 @@ struct smt_config {
 	int xgmi;			/* count the xGMI links (default 1) */
 	char replay[PATH_MAX];		/* "" for perf_event_open */
 	int sched;			/* the software PURR (default 1) */
+	unsigned retire_ms;		/* an ended process served, then inactive, each */
 	char siblings[CONFIG_MAX_SIBLINGS][64];	/* CPU lists counted as one core */
 	int nsiblings;
 	int nerrors;

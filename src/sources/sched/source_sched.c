@@ -201,6 +201,7 @@ static int sched_source_init(const struct source_ctx *ctx, void *state)
 	int n = ctx->topo->ncpus > 0 ? ctx->topo->ncpus : 1, sts;
 
 	st->ncpus = n;
+	st->retire_ns = ctx->config->retire_ms * 1000000ULL;
 	if (!ctx->config->sched) {
 		status(ctx, "%s", "off (\"sched off\" in the configuration file)");
 		return 0;
@@ -315,7 +316,7 @@ static void name_cgroup(struct sched_state *st, int slot, uint64_t id, const str
 /* The slot for key, a new one when absent or when start says the key now
  * belongs to another process (start 0: not known yet).  The process that
  * had the key (a PID used again) stays, as a ghost under a key of its own,
- * until it has been served SCHED_CULL_NS after it ended, as any other;
+ * until it has been served retire_ns after it ended, as any other;
  * *ghost is then its number, else 0. */
 static int slot_for(struct sched_state *st, struct sched_table *t, uint64_t key, uint64_t start,
 		    bool *fresh, uint64_t *ghost)
@@ -453,7 +454,7 @@ static bool cgroup_removed(const struct sched_state *st, int mount_fd, uint64_t 
  * under way and then missed between the two map reads comes back next
  * pass.  An entry the map no longer has goes.  A process that exited, or
  * a cgroup found removed (mount_fd >= 0: look this pass), stays an
- * instance SCHED_CULL_NS, its last values served, then leaves the map and
+ * instance retire_ns, its last values served, then leaves the map and
  * the table. */
 static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, int mount_fd)
 {
@@ -472,7 +473,7 @@ static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, 
 			e->busy = e->read_busy;
 		if (!procs && !e->exited && mount_fd >= 0 && cgroup_removed(st, mount_fd, e->key))
 			e->exited = st->sp.now;
-		if (e->exited && st->sp.now > e->exited + SCHED_CULL_NS) {
+		if (e->exited && st->sp.now > e->exited + st->retire_ns) {
 			/* (a ghost's PID, and map entry, are its successor's) */
 			if (procs && !e->ghost)
 				sched_purr_forget_task(&st->sp, (uint32_t)e->key);

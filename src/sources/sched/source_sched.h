@@ -15,9 +15,6 @@
 #include "sched_purr.h"
 #include "sched_table.h"
 
-/* How long an exited process or a removed cgroup stays an instance, its
- * last values served. */
-#define SCHED_CULL_NS (60 * 1000000000ULL)
 /* Reads of the maps and cores a pass, at most, while charges move across
  * them (sched_purr_settled). */
 #define SCHED_READ_TRIES 3
@@ -48,6 +45,9 @@ struct sched_state {
 	struct sched_purr sp;
 	struct sched_clock *clk;	/* [ncpus]: the measured basis "sched" */
 	bool on;			/* the program runs */
+	uint64_t retire_ns;		/* an exited process or removed cgroup is served
+					   this long, then its instance is inactive as long
+					   ("retire" in the configuration file) */
 	int ncpus;
 	int *core_of, *slot_of;		/* [ncpus] as cpus[] holds them, -1 not counted */
 	uint64_t *last_clock, *last_busy;	/* [ncpus] the last reading */
