@@ -511,7 +511,16 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 		lo = hi = est;
 		if (use->whole_core)
 			cap = core_ms;	/* (the basis shares out the whole core) */
-		cv->model_error = (model - est) / core_ms;
+		/* in cores over the window: where /proc/stat missed ticks (a
+		 * guest's vCPU kept waiting), what either figure covers says the
+		 * window was at least that long */
+		double span = core_ms;
+
+		if (est > span)
+			span = est;
+		if (model > span)
+			span = model;
+		cv->model_error = (model - est) / span;
 	} else if (e.core_est > 0) {
 		/* The threads' windows may differ by a tick or more: the bounds
 		 * are the core's, as fractions of its estimate, so that they hold
