@@ -3,8 +3,9 @@
  * A probe for the tests, not part of the agent.  Attached to sched_switch
  * after the software PURR's program, it reads the stamp that program gave
  * the switch (t0 of the spell it opened in this CPU's slot: its own
- * bpf_ktime_get_ns() read) and writes it into the trace, "smtcpu-agent NS"
- * (bpf_trace_printk).  An ftrace instance recording that event beside
+ * bpf_ktime_get_ns() read, or the core's last change where a sibling took
+ * the core's lock with a later one first) and writes it into the trace,
+ * "smtcpu-agent NS" (bpf_trace_printk).  An ftrace instance recording that event beside
  * sched_switch then holds each switch's two stamps, the agent's and
  * ftrace's own, on adjacent lines of the CPU's buffer: the event is written
  * before ftrace's probe of the same switch runs, and nothing else switches

@@ -17,6 +17,8 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 
+#include "sched_purr_clock.h"
+
 char LICENSE[] SEC("license") = "GPL";
 
 struct kernfs_node {
@@ -125,14 +127,6 @@ struct {
 	__type(value, struct sp_refused);
 } refused SEC(".maps");
 
-/* dt x c, c = share / 2^16, without overflow for any dt. */
-static __always_inline __u64 scale(__u64 dt, __u32 share)
-{
-	return (dt >> SP_SHARE_SHIFT) * share + (((dt & ((1u << SP_SHARE_SHIFT) - 1)) * share) >>
-						SP_SHARE_SHIFT);
-}
-
-/* comm: the leader's name for a new entry, 0 where the task is not at hand */
 /* A charge map had no room for: counted, entries only for a newcomer. */
 static __always_inline void refuse(__u32 map, __u64 entries, __u64 clock, __u64 busy)
 {
@@ -145,8 +139,9 @@ static __always_inline void refuse(__u32 map, __u64 entries, __u64 clock, __u64 
 	}
 }
 
-/* gone: the process's last thread is switching out for the last time (an
- * entry made now, after sched_process_exit, would otherwise never be
+/* comm: the leader's name for a new entry, 0 where the task is not at
+ * hand.  gone: the process's last thread is switching out for the last time
+ * (an entry made now, after sched_process_exit, would otherwise never be
  * known to have ended). */
 static __always_inline void charge_task(const char *comm, __u32 tgid, __u64 start, __u64 clock,
 					__u64 busy, _Bool gone)
@@ -269,22 +264,7 @@ static __always_inline __u64 share_of(__u64 x, __u64 part, __u64 whole)
 	if (part >= whole)
 		return x;
 	f = whole < (1ull << 47) ? (part << SP_SHARE_SHIFT) / whole : part / (whole >> SP_SHARE_SHIFT);
-	return scale(x, (__u32)f);
-}
-
-/* Under the core's lock: acc brought up to now; returns the busy threads
- * it grew for.  64 bits: a spilled 32-bit value loses its bound on kernels
- * before 6.3 or so, and k indexes share[]. */
-static __always_inline __u64 advance(struct sp_core *c, const struct sp_shares *sh, __u64 now)
-{
-	__u64 k = c->nbusy;
-
-	if (k > SP_MAX_THREADS)
-		k = SP_MAX_THREADS;
-	if (c->last && now > c->last)
-		c->acc += scale(now - c->last, sh->share[k]);
-	c->last = now;
-	return k;
+	return sp_scale(x, (__u32)f);
 }
 
 /* Under the core's lock: thread t's spell, run by s's process, ends now
@@ -456,7 +436,7 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	ct = cpu_time(ran ? prev : next);
 
 	bpf_spin_lock(&c->lock);
-	__u64 k = advance(c, sh, now);
+	__u64 k = sp_core_advance(c, sh, &now);
 	counted = t->running;	/* what nbusy holds for this thread */
 	if (t->t0 && counted != ran)
 		t->missed++;	/* the CPU changed state unseen */
@@ -503,7 +483,7 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 
 	bpf_spin_lock(&c->lock);
 	if (t->running) {
-		__u64 k = advance(c, sh, now);
+		__u64 k = sp_core_advance(c, sh, &now);
 		t->missed++;
 		slot_owner(t, &s);
 		close_spell(c, t, now, &ct, 0, &s);

@@ -14,6 +14,7 @@
 
 #include "log.h"
 #include "monoclock.h"
+#include "sched_purr_clock.h"
 #include "sched_purr.skel.h"
 
 /* libbpf's warnings go to the PMDA log, a line each.  A verifier log (one
@@ -282,27 +283,18 @@ bool sched_purr_settled(const struct sched_purr *sp)
 	return true;
 }
 
-static __u64 scale(__u64 dt, __u32 share)
-{
-	return (dt >> SP_SHARE_SHIFT) * share +
-	       (((dt & ((1u << SP_SHARE_SHIFT) - 1)) * share) >> SP_SHARE_SHIFT);
-}
-
 void sched_purr_thread_now(const struct sched_purr *sp, int core, int slot, uint64_t *clock,
 			   uint64_t *busy, uint64_t *spell_clock, uint64_t *spell_busy)
 {
 	const struct sp_core *c = &sp->core[core];
 	const struct sp_thread *t = &c->t[slot];
-	__u64 acc = c->acc;
 
 	*spell_clock = *spell_busy = 0;
 	/* (by the sampler's clock: what the hypervisor steals from a spell
 	 * still under way is left out when the program closes it) */
 	if (t->running) {
-		/* The core's acc now: k threads have run since its last change. */
-		__u32 k = c->nbusy < SP_MAX_THREADS ? c->nbusy : SP_MAX_THREADS;
-		if (c->last && sp->now > c->last)
-			acc += scale(sp->now - c->last, sp->shares[core].share[k]);
+		__u64 acc = sp_core_acc_at(c, &sp->shares[core], sp->now);
+
 		if (acc >= t->acc0)
 			*spell_clock = acc - t->acc0;
 		if (sp->now > t->t0)
