@@ -269,42 +269,6 @@ static int inactive_name(pmInDom in, int inst, pmInResult **result)
 	return 0;
 }
 
-/* Every instance of a process or cgroup domain, those that left a moment
- * ago (inactive) too: a client that lists the domain after a fetch (as
- * pmlogger does to write it to an archive) names each value it fetched. */
-static int every_instance(pmInDom in, pmInResult **result)
-{
-	pmInResult *res;
-	int n = pmdaCacheOp(in, PMDA_CACHE_SIZE), i = 0, inst;
-	char *name;
-
-	if (n < 0 || (res = calloc(1, sizeof *res)) == NULL)
-		return n < 0 ? n : -ENOMEM;
-	res->indom = in;
-	res->instlist = calloc((size_t)n + 1, sizeof *res->instlist);
-	res->namelist = calloc((size_t)n + 1, sizeof *res->namelist);
-	if (res->instlist == NULL || res->namelist == NULL)
-		goto nomem;
-	pmdaCacheOp(in, PMDA_CACHE_WALK_REWIND);
-	while (i < n && (inst = pmdaCacheOp(in, PMDA_CACHE_WALK_NEXT)) != -1) {
-		if (pmdaCacheLookup(in, inst, &name, NULL) < 0)
-			continue;
-		if ((res->namelist[i] = strdup(name)) == NULL)
-			goto nomem;
-		res->instlist[i++] = inst;
-	}
-	res->numinst = i;
-	*result = res;
-	return 0;
-nomem:
-	for (int j = 0; j < i; j++)
-		free(res->namelist[j]);
-	free(res->namelist);
-	free(res->instlist);
-	free(res);
-	return -ENOMEM;
-}
-
 static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result, pmdaExt *pmda)
 {
 	int sts;
@@ -313,7 +277,7 @@ static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result
 		sample_now();
 	if (name == NULL && inst == (int)PM_IN_NULL &&
 	    (in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM)))
-		return every_instance(in, result);
+		return sched_instance_list(in, result);
 	sts = pmdaInstance(in, inst, name, result, pmda);
 	if (sts == PM_ERR_INST && name == NULL && inst != (int)PM_IN_NULL)
 		sts = inactive_name(in, inst, result);

@@ -362,6 +362,70 @@ static void publish(struct publisher *p, double now)
 	give_back(p, in, t, now, culled);	/* (after the moves are followed) */
 }
 
+static int by_inst(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A client that lists the domain after a fetch (pminfo, pmlogger writing
+ * the domain to its archive) must name each value it fetched, though a
+ * pass between the two may have retired it.  The cache's own walk
+ * (PMDA_CACHE_WALK_NEXT) gives active instances only, so the list is the
+ * publisher's: its live slots and what it retired and has not culled yet,
+ * in identifier order.
+ */
+int sched_instance_list(pmInDom in, pmInResult **result)
+{
+	const struct publisher *p = NULL;
+	pmInResult *res;
+	int n = 0, kept = 0;
+
+	for (int i = 0; i < 2; i++)
+		if (indom(publishers[i].serial) == in)
+			p = &publishers[i];
+	if (p == NULL)
+		return PM_ERR_INDOM;
+	if ((res = calloc(1, sizeof *res)) == NULL)
+		return -ENOMEM;
+	res->indom = in;
+	res->instlist = calloc((size_t)(p->cap + p->nretired) + 1, sizeof *res->instlist);
+	res->namelist = calloc((size_t)(p->cap + p->nretired) + 1, sizeof *res->namelist);
+	if (res->instlist == NULL || res->namelist == NULL)
+		goto nomem;
+	for (int i = 0; i < p->cap; i++)
+		if (p->slot[i].live)
+			res->instlist[n++] = p->slot[i].inst;
+	for (int i = p->head; i < p->head + p->nretired; i++)
+		res->instlist[n++] = p->retired[i].inst;
+	qsort(res->instlist, (size_t)n, sizeof *res->instlist, by_inst);
+	for (int i = 0; i < n; i++) {
+		int inst = res->instlist[i], state;
+		char *name;
+
+		if (kept > 0 && res->instlist[kept - 1] == inst)
+			continue;
+		state = pmdaCacheLookup(in, inst, &name, NULL);
+		if (state != PMDA_CACHE_ACTIVE && state != PMDA_CACHE_INACTIVE)
+			continue;	/* (culled: its name went to a newcomer) */
+		if ((res->namelist[kept] = strdup(name)) == NULL)
+			goto nomem;
+		res->instlist[kept++] = inst;
+	}
+	res->numinst = kept;
+	*result = res;
+	return 0;
+nomem:
+	for (int i = 0; i < kept; i++)
+		free(res->namelist[i]);
+	free(res->namelist);
+	free(res->instlist);
+	free(res);
+	return -ENOMEM;
+}
+
 void sched_publish(double now)
 {
 	for (int i = 0; i < 2; i++)

@@ -97,6 +97,9 @@ const struct sched_table *sched_table_of(int serial);
  * at start. */
 void sched_publish(double now);
 void sched_map_instances(void);
+/* Every instance of PROC_INDOM or CGROUP_INDOM, those that left a moment
+ * ago (inactive) too, for an instance request naming them all. */
+int sched_instance_list(pmInDom in, pmInResult **result);
 
 /* An estimated count to the nearest whole one. */
 static inline uint64_t whole(double v)
