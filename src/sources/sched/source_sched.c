@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgroup_path.h"
@@ -92,6 +93,13 @@ static void fold_before_reset(struct sched_state *st, const int *cpus, int stayi
 	}
 }
 
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	return clock_gettime(CLOCK_MONOTONIC, &ts) == 0 ? (double)ts.tv_sec + ts.tv_nsec / 1e9 : 0.0;
+}
+
 /* Tells the program which CPUs make each core.  A core whose threads
  * changed starts afresh: its CPUs are swept first, so the spells under way
  * there are charged under the old make-up rather than lost with it, and
@@ -99,7 +107,8 @@ static void fold_before_reset(struct sched_state *st, const int *cpus, int stayi
  * whether it is busy. */
 static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 {
-	int nsweep = 0, ngoing = 0, err = 0, sts;
+	int nsweep = 0, ngoing = 0, nchanged = 0, err = 0, sts;
+	double began = monotonic_seconds();
 
 	memset(st->mapped, 0, (size_t)st->ncpus * sizeof *st->mapped);
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
@@ -110,9 +119,11 @@ static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 	for (int i = 0; i < ctx->topo->ncores; i++) {
 		const struct topo_core *c = &ctx->topo->cores[i];
 
-		if (core_changed(st, c))
+		if (core_changed(st, c)) {
+			nchanged++;
 			for (int t = 0; t < c->nthreads; t++)
 				st->scratch[nsweep++] = c->cpus[t];
+		}
 	}
 	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
 		err = sts;
@@ -157,6 +168,12 @@ static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 		}
 	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
 		err = sts;
+	/* When, on the clock the program stamps switches with: an operator (or a
+	 * test, against the kernel's trace) can then tell which time was
+	 * counted under which make-up of the core. */
+	if (nchanged + ngoing > 0)
+		smt_log(SMT_LOG_INFO, "sched: %d core(s) given their CPUs anew, %d CPU(s) taken out, "
+			"between CLOCK_MONOTONIC %.6f and %.6f s", nchanged, ngoing, began, monotonic_seconds());
 	st->map_error = err;
 	if (err < 0) {
 		char why[128];
