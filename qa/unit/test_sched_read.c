@@ -23,6 +23,13 @@
  * (a vCPU the host took away): those reads must see a charge move, and
  * some must be short by one; the others read at once, and are mostly
  * settled.
+ *
+ * Some kernels run no tracepoint for some switches (this machine's: every
+ * switch out of PID 1's threads).  After such a switch to the child, CPU 1's
+ * slot still has the process that ran before, and the child's spell under
+ * way is counted as that one's until the child's next switch: a settled
+ * read is then short by at most that spell (and said).  The program puts
+ * it right at that switch, so the stopped child's check allows nothing.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -152,7 +159,7 @@ static void read_is_settled_or_said(void **state)
 {
 	struct sched_purr sp;
 	char why[256];
-	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), settled = 0, moved = 0, short_moved = 0;
+	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), settled = 0, moved = 0, short_moved = 0, unseen = 0;
 	pid_t child;
 	(void)state;
 
@@ -179,7 +186,8 @@ static void read_is_settled_or_said(void **state)
 
 	for (i = 0; i < READS_MAX && (i < READS || settled < READS / 2 || short_moved < 3); i++) {
 		struct find f = { (uint32_t)child, 0 };
-		uint64_t before, after, total;
+		uint64_t before, after, total, others = 0;
+		uint32_t other = 0;	/* the process CPU 1's slot has instead */
 		double deficit;
 		bool ok;
 
@@ -204,6 +212,8 @@ static void read_is_settled_or_said(void **state)
 			sched_purr_thread_now(&sp, cpu, 0, &clock, &busy, &sc, &sb);
 			if (t->tgid == (uint32_t)child)
 				total += sb;
+			else if (cpu == 1 && t->running)
+				other = t->tgid, others = sb;
 		}
 		/* The kernel's figure just after the read lags the truth by at
 		 * most a tick; the program's, which counts interrupts within a
@@ -216,7 +226,12 @@ static void read_is_settled_or_said(void **state)
 			double stolen = since(steal_ns(1), stolen0);
 
 			settled++;
-			if (deficit > 1e6 || deficit < -(TICK_NS + 1e6 + stolen))
+			if (deficit > 1e6 && other && deficit <= (double)others + 1e6) {
+				unseen++;
+				print_message("read %d settled, child busy %.3f ms, kernel %.3f ms: CPU 1's slot has "
+					      "process %u running %.3f ms, the switch to the child unseen\n", i,
+					      total / 1e6, after / 1e6, other, others / 1e6);
+			} else if (deficit > 1e6 || deficit < -(TICK_NS + 1e6 + stolen))
 				fail_msg("read %d settled, child busy %.3f ms, kernel %.3f .. %.3f ms, cpu1 stole %.0f ms "
 					 "or less", i, total / 1e6, before / 1e6, after / 1e6, stolen / 1e6);
 		} else {
@@ -251,8 +266,8 @@ static void read_is_settled_or_said(void **state)
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	sched_purr_close(&sp);
-	print_message("%d reads: %d settled, %d saw a charge move, %d of those 10 ms or more "
-		      "below the kernel's figure\n", i, settled, moved, short_moved);
+	print_message("%d reads: %d settled (%d with a switch to the child unseen), %d saw a charge move, "
+		      "%d of those 10 ms or more below the kernel's figure\n", i, settled, unseen, moved, short_moved);
 	print_message("stopped: %.3f ms counted, the kernel's %.3f ms; CPU 1 stole %.0f ms or less, "
 		      "in interrupts %.0f ms or less\n", stopped / 1e6, kernel / 1e6, stolen / 1e6, irq / 1e6);
 	assert_true(ok);

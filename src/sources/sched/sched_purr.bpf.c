@@ -58,6 +58,7 @@ struct signal_struct {
  * CONFIG_FAIR_GROUP_SCHED), as a kernel without every symbol in kallsyms
  * cannot give runqueues itself. */
 struct rq {
+	__u64 clock;
 	__u64 clock_task;
 	__u64 prev_irq_time;
 	__u64 prev_steal_time_rq;
@@ -71,6 +72,12 @@ struct sched_entity {
 	struct cfs_rq *cfs_rq;
 } __attribute__((preserve_access_index));
 
+/* When a task last began running, by its runqueue's clock (rq_clock, set in
+ * sched_info_arrive as the kernel switches to it; CONFIG_SCHED_INFO). */
+struct sched_info {
+	__u64 last_arrival;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
@@ -80,6 +87,7 @@ struct task_struct {
 	struct signal_struct *signal;
 	struct css_set *cgroups;
 	struct sched_entity se;
+	struct sched_info sched_info;
 } __attribute__((preserve_access_index));
 
 struct {
@@ -229,15 +237,25 @@ struct spell {
 	_Bool gone;		/* its process's last thread is exiting */
 };
 
+/* Where a switch closes two spells (cut_spell's first part), that one is
+ * kept here, per CPU: the stack has no room for both. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct spell);
+} scratch SEC(".maps");
+
 /* This CPU's time less what the hypervisor stole, and the steal, ns, from a
  * task on it; both 0 where the kernel keeps no steal or it is out of
  * reach.  The first is the run-time clock with the interrupts it leaves
  * out put back (a thread serving an interrupt is busy, as PURR counts it).
  * __schedule brought them up to date just before sched_switch, or left
  * them at the wakeup that asked for the switch, as the kernel's own
- * account of the tasks does. */
+ * account of the tasks does.  clock: the runqueue's own clock then (0 out
+ * of reach), which times the kernel's record of when a task began to run. */
 struct cpu_time {
-	__u64 unstolen, stolen;
+	__u64 unstolen, stolen, clock;
 };
 
 static __always_inline struct cpu_time cpu_time(const struct task_struct *here)
@@ -245,15 +263,34 @@ static __always_inline struct cpu_time cpu_time(const struct task_struct *here)
 	struct cpu_time ct = {};
 	const struct rq *rq;
 
-	if (!bpf_core_field_exists(struct cfs_rq, rq) ||
-	    !bpf_core_field_exists(struct rq, prev_steal_time_rq))
+	if (!bpf_core_field_exists(struct cfs_rq, rq))
 		return ct;
 	rq = here->se.cfs_rq->rq;
+	ct.clock = rq->clock;
+	if (!bpf_core_field_exists(struct rq, prev_steal_time_rq))
+		return ct;
 	ct.stolen = rq->prev_steal_time_rq;
 	ct.unstolen = rq->clock_task;
 	if (bpf_core_field_exists(struct rq, prev_irq_time))
 		ct.unstolen += rq->prev_irq_time;
 	return ct;
+}
+
+/* When prev began its run now ending, on the clock of now: its runqueue's
+ * clock less the kernel's record of that start; 0 where the kernel keeps
+ * none (no CONFIG_SCHED_INFO) or the record is not of a time before now. */
+static __always_inline __u64 began_running(const struct task_struct *prev, const struct cpu_time *ct,
+					   __u64 now)
+{
+	__u64 arrival, ran;
+
+	if (!bpf_core_field_exists(struct task_struct, sched_info) || !ct->clock)
+		return 0;
+	arrival = prev->sched_info.last_arrival;
+	if (!arrival || arrival > ct->clock)
+		return 0;
+	ran = ct->clock - arrival;
+	return ran < now ? now - ran : 0;
 }
 
 /* x x part / whole, part <= whole (as a share of 2^16, without overflow). */
@@ -267,15 +304,16 @@ static __always_inline __u64 share_of(__u64 x, __u64 part, __u64 whole)
 	return sp_scale(x, (__u32)f);
 }
 
-/* Under the core's lock: thread t's spell, run by s's process, ends now
- * (running: the CPU goes on to a task, not idle). */
-static __always_inline void close_spell(struct sp_core *c, struct sp_thread *t, __u64 now,
+/* Under the core's lock: thread t's spell, run by s's process, ends now,
+ * when the core's clock stands at acc (running: the CPU goes on to a task,
+ * not idle). */
+static __always_inline void close_spell(struct sp_thread *t, __u64 now, __u64 acc,
 					const struct cpu_time *ct, _Bool running, struct spell *s)
 {
 	struct sp_pending *p = &t->pending;
 	__u64 dt, ran;
 
-	if (!t->t0 || now <= t->t0 || c->acc < t->acc0)
+	if (!t->t0 || now <= t->t0 || acc < t->acc0)
 		return;
 	/* A spell is timed by the wall clock, at the tracepoint; on a CPU the
 	 * hypervisor steals from, as the kernel times a task's run, by the
@@ -285,7 +323,7 @@ static __always_inline void close_spell(struct sp_core *c, struct sp_thread *t, 
 	ran = dt;
 	if (ct->unstolen && t->task0 && ct->stolen)
 		ran = ct->unstolen > t->task0 ? ct->unstolen - t->task0 : 0;
-	s->clock = share_of(c->acc - t->acc0, ran, dt);
+	s->clock = share_of(acc - t->acc0, ran, dt);
 	s->busy = ran < dt ? ran : dt;
 	t->clock += s->clock;
 	t->busy += s->busy;
@@ -319,6 +357,36 @@ static __always_inline void slot_owner(const struct sp_thread *t, struct spell *
 	s->tgid = t->tgid;
 	s->start = t->start;
 	s->cgroup = t->cgroup;
+}
+
+/*
+ * Under the core's lock: the slot's spell was cut at `at` by switches the
+ * program did not see, prev having run since (the kernel's record of its
+ * start says so).  The part before is closed for the slot's owner (into
+ * u) where the slot had it busy; idle, it is nobody's.  The spell goes on
+ * from at for prev's process (s).  Its clocks at that moment are taken in
+ * proportion to the time, as nothing read them then.
+ */
+static __always_inline void cut_spell(struct sp_core *c, struct sp_thread *t, __u64 at, __u64 now,
+				      const struct cpu_time *ct, const struct spell *s, struct spell *u)
+{
+	__u64 whole = now - t->t0, part = at - t->t0;
+	__u64 acc = t->acc0 + share_of(c->acc - t->acc0, part, whole);
+	struct cpu_time then = *ct;
+
+	if (ct->unstolen && t->task0 && ct->unstolen > t->task0)
+		then.unstolen = t->task0 + share_of(ct->unstolen - t->task0, part, whole);
+	if (t->running) {
+		slot_owner(t, u);
+		close_spell(t, at, acc, &then, 1, u);
+	}
+	t->t0 = at;
+	t->acc0 = acc;
+	if (t->task0)
+		t->task0 = then.unstolen;
+	t->tgid = s->tgid;
+	t->start = s->start;
+	t->cgroup = s->cgroup;
 }
 
 /* Under the core's lock: thread t's next spell begins now, running a task
@@ -389,27 +457,31 @@ static __always_inline struct sp_thread *this_thread(struct sp_core **c, struct 
 
 /*
  * What ran is taken from prev itself, not from what this CPU's slot noted
- * at the last switch: a switch the program did not see (some kernels leave
- * a few untraced) then costs one spell's split between threads, never a
- * process's charge.  A CPU found idle that the slot has busy closes the
- * slot's own spell, as cpu_idle does.  A switch between two threads of the
- * spell's own process leaves the spell alone.
+ * at the last switch.  Where the two differ, the kernel switched unseen
+ * (some kernels leave switches untraced: one 6.18 kernel, every switch out
+ * of PID 1's threads); the kernel's record of when prev began to run then
+ * says where the slot's spell ends and prev's begins, so that neither what
+ * ran before nor idle time is charged to prev.  A CPU found idle that the
+ * slot has busy closes the slot's own spell, as cpu_idle does.  A switch
+ * between two threads of the spell's own process leaves the spell alone.
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 ran = prev->pid != 0, running = next->pid != 0, counted;
-	__u64 now, next_cgroup = 0, next_start = 0;
+	__u64 now, began = 0, next_cgroup = 0, next_start = 0;
 	struct cpu_time ct;
 	struct task_struct *leader = 0;
-	struct spell s = {};
+	struct spell s = {}, *before;
+	__u32 zero = 0;
 	struct sp_shares *sh;
 	struct sp_core *c;
 	struct sp_cpu *here;
 	struct sp_thread *t = this_thread(&c, &sh, &here);
 
-	if (!t)
+	if (!t || !(before = bpf_map_lookup_elem(&scratch, &zero)))
 		return 0;
+	__builtin_memset(before, 0, sizeof *before);
 	if (running) {
 		next_cgroup = next->cgroups->dfl_cgrp->kn->id;
 		next_start = next->group_leader->start_time;
@@ -434,21 +506,27 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	now = bpf_ktime_get_ns();
 	/* (through a task that is not the idle one, which is in no CFS runqueue) */
 	ct = cpu_time(ran ? prev : next);
+	if (ran)
+		began = began_running(prev, &ct, now);
 
 	bpf_spin_lock(&c->lock);
 	__u64 k = sp_core_advance(c, sh, &now);
 	counted = t->running;	/* what nbusy holds for this thread */
-	if (t->t0 && counted != ran)
-		t->missed++;	/* the CPU changed state unseen */
+	if (t->t0 && (counted != ran || (ran && (t->tgid != s.tgid || t->start != s.start))))
+		t->missed++;	/* the CPU changed state or process unseen */
+	if (ran && (!counted || t->tgid != s.tgid || t->start != s.start) && began > t->t0 && began < now)
+		cut_spell(c, t, began, now, &ct, &s, before);
 	if (!ran && counted)
 		slot_owner(t, &s);
 	if (ran || counted)
-		close_spell(c, t, now, &ct, running, &s);
+		close_spell(t, now, c->acc, &ct, running, &s);
+	leaving(here, before);
 	leaving(here, &s);
 	open_spell(c, t, now, &ct, k, counted, running, running ? next->tgid : 0, next_start,
 		   next_cgroup);
 	bpf_spin_unlock(&c->lock);
 
+	charge(here, before, 0);
 	charge(here, &s, ran ? leader->comm : 0);
 	return 0;
 }
@@ -486,7 +564,7 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 		__u64 k = sp_core_advance(c, sh, &now);
 		t->missed++;
 		slot_owner(t, &s);
-		close_spell(c, t, now, &ct, 0, &s);
+		close_spell(t, now, c->acc, &ct, 0, &s);
 		leaving(here, &s);
 		open_spell(c, t, now, &ct, k, 1, 0, 0, 0, 0);
 	}

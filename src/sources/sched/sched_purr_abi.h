@@ -70,7 +70,7 @@ struct sp_thread {
 	__u64 start;		/* its process's leader's start_time */
 	__u32 tgid;		/* process running now, 0 when idle */
 	__u32 running;		/* 1 while a task other than idle runs */
-	__u32 missed;		/* state changes the kernel did not trace */
+	__u32 missed;		/* switches the kernel did not trace, found since */
 	__u32 pad;
 	__u64 task0;		/* the CPU's time less steal then (its runqueue's clocks), 0: unknown */
 	struct sp_pending pending;
