@@ -108,7 +108,7 @@ static double monotonic_seconds(void)
 static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 {
 	int nsweep = 0, ngoing = 0, nchanged = 0, err = 0, sts;
-	double began = monotonic_seconds();
+	double began = 0;
 
 	memset(st->mapped, 0, (size_t)st->ncpus * sizeof *st->mapped);
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
@@ -125,11 +125,13 @@ static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 				st->scratch[nsweep++] = c->cpus[t];
 		}
 	}
-	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
-		err = sts;
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
 		if (!ctx->topo->online[cpu] && st->core_of[cpu] >= 0)
 			st->scratch[nsweep + ngoing++] = cpu;
+	if (nchanged + ngoing > 0)	/* (read only for a change: a pass mostly has none) */
+		began = monotonic_seconds();
+	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
+		err = sts;
 	if (nsweep + ngoing > 0)
 		fold_before_reset(st, st->scratch, nsweep, nsweep + ngoing);
 	for (int i = 0; i < ctx->topo->ncores; i++) {
