@@ -469,19 +469,19 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 ran = prev->pid != 0, running = next->pid != 0, counted;
-	__u64 now, began = 0, next_cgroup = 0, next_start = 0;
+	__u64 now, began, next_cgroup = 0, next_start = 0;
 	struct cpu_time ct;
 	struct task_struct *leader = 0;
-	struct spell s = {}, *before;
+	struct spell s = {}, *before = 0;
+	_Bool unseen;
 	__u32 zero = 0;
 	struct sp_shares *sh;
 	struct sp_core *c;
 	struct sp_cpu *here;
 	struct sp_thread *t = this_thread(&c, &sh, &here);
 
-	if (!t || !(before = bpf_map_lookup_elem(&scratch, &zero)))
+	if (!t)
 		return 0;
-	__builtin_memset(before, 0, sizeof *before);
 	if (running) {
 		next_cgroup = next->cgroups->dfl_cgrp->kn->id;
 		next_start = next->group_leader->start_time;
@@ -506,27 +506,37 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 	now = bpf_ktime_get_ns();
 	/* (through a task that is not the idle one, which is in no CFS runqueue) */
 	ct = cpu_time(ran ? prev : next);
-	if (ran)
+	/* The slot does not hold prev's process: where prev's run began
+	 * within the slot's spell, the spell is cut there, its first part
+	 * kept aside.  (Decided before the lock: only this CPU writes its
+	 * slot, and the lock only moves now on.) */
+	unseen = ran && (!t->running || t->tgid != s.tgid || t->start != s.start);
+	if (unseen) {
 		began = began_running(prev, &ct, now);
+		if (began > t->t0 && began < now && (before = bpf_map_lookup_elem(&scratch, &zero)))
+			__builtin_memset(before, 0, sizeof *before);
+	}
 
 	bpf_spin_lock(&c->lock);
 	__u64 k = sp_core_advance(c, sh, &now);
 	counted = t->running;	/* what nbusy holds for this thread */
-	if (t->t0 && (counted != ran || (ran && (t->tgid != s.tgid || t->start != s.start))))
+	if (t->t0 && (counted != ran || unseen))
 		t->missed++;	/* the CPU changed state or process unseen */
-	if (ran && (!counted || t->tgid != s.tgid || t->start != s.start) && began > t->t0 && began < now)
+	if (before) {
 		cut_spell(c, t, began, now, &ct, &s, before);
+		leaving(here, before);
+	}
 	if (!ran && counted)
 		slot_owner(t, &s);
 	if (ran || counted)
 		close_spell(t, now, c->acc, &ct, running, &s);
-	leaving(here, before);
 	leaving(here, &s);
 	open_spell(c, t, now, &ct, k, counted, running, running ? next->tgid : 0, next_start,
 		   next_cgroup);
 	bpf_spin_unlock(&c->lock);
 
-	charge(here, before, 0);
+	if (before)
+		charge(here, before, 0);
 	charge(here, &s, ran ? leader->comm : 0);
 	return 0;
 }
