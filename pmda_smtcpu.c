@@ -78,11 +78,38 @@ static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
 static unsigned amd_seen;	/* amd()->generation, likewise */
 static int dso_mode;
 static double last_pass;	/* monotonic seconds of the last pass */
-static bool period_changed;	/* a store to smtcpu.control.period: reschedule */
+static double pass_cpu;		/* CPU seconds the last pass cost this thread */
+
+/* Passes take at most one part in PASS_SHARE of a CPU, however often
+ * clients fetch: the least time between passes is PASS_SHARE times the
+ * last pass's cost, where that is longer than the configured fresh. */
+#define PASS_SHARE 20
+
+static bool passes_told(void)
+{
+	return period_ms == CONFIG_PERIOD_TOLD;
+}
 
 static double period_s(void)
 {
 	return period_ms / 1000.0;
+}
+
+static double thread_cpu_seconds(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* How old the last pass may be and still serve a fetch. */
+static double pass_gap(void)
+{
+	double fresh = sampler.config.fresh_ms / 1000.0;
+
+	return fresh > PASS_SHARE * pass_cpu ? fresh : PASS_SHARE * pass_cpu;
 }
 
 static void log_sink(enum smt_log_level level, const char *message)
@@ -175,7 +202,10 @@ static void refresh_instances(void)
 
 static void sample_now(void)
 {
+	double cpu = thread_cpu_seconds();
+
 	sampler_pass(&sampler);
+	pass_cpu = thread_cpu_seconds() - cpu;
 	last_pass = mono_seconds();
 	if (sampler.topo.generation != topology_seen || amd()->generation != amd_seen)
 		refresh_instances();
@@ -196,13 +226,20 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 	return clusters[cluster]->fetch(item, priv, atom);
 }
 
-/* The daemon samples on its own clock; the DSO, with no loop of its own,
- * samples when a fetch finds the period has passed.  Either samples first
- * when the fetch asks for readings taken only while asked for that the
- * last pass did not take (every item is told it was asked for). */
+/* Whether a client's request finds the last pass too old to serve it. */
+static bool pass_due(void)
+{
+	return !passes_told() && mono_seconds() - last_pass >= pass_gap();
+}
+
+/* A fetch is served values as of itself: a pass runs unless the last is
+ * younger than pass_gap(), which also bounds the passes a second whatever
+ * the clients.  A first ask for readings taken only while asked for runs
+ * one too (every item is told it was asked for).  Told, a fetch never
+ * passes, so that a fixture's step is read whole or not at all. */
 static int smtcpu_fetch(int numpmid, pmID pmidlist[], pmdaResult **resp, pmdaExt *pmda)
 {
-	bool pass = dso_mode && mono_seconds() - last_pass >= period_s();
+	bool pass = pass_due();
 
 	for (int i = 0; i < numpmid; i++) {
 		unsigned int cluster = pmID_cluster(pmidlist[i]);
@@ -211,7 +248,7 @@ static int smtcpu_fetch(int numpmid, pmID pmidlist[], pmdaResult **resp, pmdaExt
 		    clusters[cluster]->asked(pmID_item(pmidlist[i])))
 			pass = true;
 	}
-	if (pass)
+	if (pass && !passes_told())
 		sample_now();
 	return pmdaFetch(numpmid, pmidlist, resp, pmda);
 }
@@ -237,7 +274,6 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 			if (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS)
 				return PM_ERR_BADSTORE;
 			period_ms = av.ul;
-			period_changed = true;
 		} else {
 			sample_now();
 		}
@@ -273,7 +309,7 @@ static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result
 {
 	int sts;
 
-	if (dso_mode && mono_seconds() - last_pass >= period_s())
+	if (pass_due())
 		sample_now();
 	if (name == NULL && inst == (int)PM_IN_NULL &&
 	    (in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM)))
@@ -395,41 +431,37 @@ void smtcpu_init(pmdaInterface *dp)
 	smtcpu_setup(dp, getenv("SMTCPU_ROOT"));
 }
 
-/* Serves PDUs from pmcd and samples every period, in one thread. */
+/* Serves PDUs from pmcd, in one thread, and passes when a period has gone
+ * by without one (never, told): whatever no client asks for still has its
+ * windows closed, processes culled and CPUs leaving counted. */
 static void daemon_loop(pmdaInterface *dp)
 {
 	int fd = __pmdaInFd(dp);
-	double next = mono_seconds() + period_s();
 
 	for (;;) {
-		double wait = next - mono_seconds();
-		struct timeval tv;
+		double wait = last_pass + period_s() - mono_seconds();
+		struct timeval tv, *timeout = NULL;
 		fd_set ready;
 		int sts;
 
-		if (wait < 0)
-			wait = 0;
-		tv.tv_sec = (time_t)wait;
-		tv.tv_usec = (suseconds_t)((wait - (double)tv.tv_sec) * 1e6);
+		if (!passes_told()) {
+			if (wait < 0)
+				wait = 0;
+			tv.tv_sec = (time_t)wait;
+			tv.tv_usec = (suseconds_t)((wait - (double)tv.tv_sec) * 1e6);
+			timeout = &tv;
+		}
 		FD_ZERO(&ready);
 		FD_SET(fd, &ready);
-		sts = select(fd + 1, &ready, NULL, NULL, &tv);
+		sts = select(fd + 1, &ready, NULL, NULL, timeout);
 		if (sts < 0 && errno != EINTR) {
 			pmNotifyErr(LOG_ERR, "select: %s", strerror(errno));
 			break;
 		}
 		if (sts > 0 && FD_ISSET(fd, &ready) && __pmdaMainPDU(dp) < 0)
 			break;		/* pmcd closed the pipe */
-		if (period_changed) {	/* the new period counts from the last pass */
-			period_changed = false;
-			next = last_pass + period_s();
-		}
-		if (mono_seconds() >= next) {
+		if (!passes_told() && mono_seconds() - last_pass >= period_s())
 			sample_now();
-			next += period_s();
-			if (next < last_pass)	/* fell behind: no burst to catch up */
-				next = last_pass + period_s();
-		}
 	}
 }
 
@@ -441,7 +473,7 @@ static pmLongOptions longopts[] = {
 	PMDAOPT_HELPTEXT,
 	{ "config", 1, 'c', "FILE", "configuration file [default $PCP_PMDAS_DIR/smtcpu/smtcpu.conf]" },
 	{ "root", 1, 'r', "DIR", "read /proc and /sys below DIR [default $SMTCPU_ROOT or /]" },
-	{ "period", 1, 't', "TIME", "sampling period, e.g. 1s or 500ms [default 1s]" },
+	{ "period", 1, 't', "TIME", "the longest without a pass, e.g. 1s, or told [default 1s]" },
 	PMOPT_HELP,
 	PMDA_OPTIONS_END
 };
@@ -457,6 +489,7 @@ int main(int argc, char **argv)
 	char helppath[MAXPATHLEN];
 	const char *root = getenv("SMTCPU_ROOT");
 	unsigned period = 0;
+	bool told = false;
 	int c;
 
 	/* Fixed thresholds, not the C library's moving ones: a crowd's large
@@ -478,8 +511,11 @@ int main(int argc, char **argv)
 			root = opts.optarg;
 			break;
 		case 't':
-			if ((period = config_parse_period(opts.optarg)) == 0) {
-				pmprintf("%s: -t %s: expected a period from %ums to %us, e.g. 1s\n",
+			if (strcmp(opts.optarg, "told") == 0)
+				told = true;
+			else if ((period = config_parse_period(opts.optarg)) == 0) {
+				pmprintf("%s: -t %s: expected a period from %ums to %us, e.g. 1s, "
+					 "or told\n",
 					 pmGetProgname(), opts.optarg, CONFIG_MIN_PERIOD_MS,
 					 CONFIG_MAX_PERIOD_MS / 1000);
 				opts.errors++;
@@ -498,7 +534,7 @@ int main(int argc, char **argv)
 		pmNotifyErr(LOG_ERR, "initialisation failed: %s", pmErrStr(dispatch.status));
 		exit(1);
 	}
-	if (period)
+	if (period || told)
 		period_ms = period;	/* the command line wins */
 	pmdaConnect(&dispatch);
 	daemon_loop(&dispatch);

@@ -103,6 +103,25 @@ static void configuration_lines_and_numbers(void **state)
 	assert_int_equal(config_parse_period("86400.001s"), 0);
 }
 
+/* period told: passes only when told; fresh: 5 ms unless set, from 1 ms
+ * to a second; a bad line leaves what was there. */
+static void configuration_passes(void **state)
+{
+	static const char text[] = "period told\nfresh 0.5ms\nfresh 2ms\nfresh 1001ms\n"
+				   "period tol\nfresh\n";
+	static struct smt_config cfg;
+	(void)state;
+
+	assert_int_equal(config_parse(&cfg, "p.conf", "", 0), 0);
+	assert_int_equal(cfg.period_ms, 1000);
+	assert_int_equal(cfg.fresh_ms, 5);
+	assert_int_equal(config_parse(&cfg, "p.conf", text, sizeof text - 1), 4);
+	assert_string_equal(cfg.first_error,
+			    "p.conf:2: fresh takes one duration from 1ms to 1000ms, e.g. \"fresh 5ms\"");
+	assert_int_equal(cfg.period_ms, CONFIG_PERIOD_TOLD);	/* line 1, not line 5's */
+	assert_int_equal(cfg.fresh_ms, 2);			/* line 3 */
+}
+
 /* retire: a minute unless told; under a second, or not a duration, is
  * refused and the default stays. */
 static void configuration_retire(void **state)
@@ -353,6 +372,7 @@ int main(void)
 		cmocka_unit_test(smbios_string_at_the_end),
 		cmocka_unit_test(configuration_that_never_ends),
 		cmocka_unit_test(configuration_lines_and_numbers),
+		cmocka_unit_test(configuration_passes),
 		cmocka_unit_test(configuration_retire),
 		cmocka_unit_test(cpustat_numbers_past_64_bits),
 		cmocka_unit_test(cpustat_bounded),

@@ -29,7 +29,7 @@ static void fail(struct smt_config *cfg, int line, const char *fmt, ...)
 	smt_log(SMT_LOG_ERROR, "%s:%d: %s", cfg->path, line, why);
 }
 
-unsigned config_parse_period(const char *text)
+unsigned config_parse_duration(const char *text, unsigned min_ms, unsigned max_ms)
 {
 	double v;
 	const char *end = pn_decimal_prefix(text, &v);
@@ -40,9 +40,14 @@ unsigned config_parse_period(const char *text)
 		v *= 1000;
 	else if (*end != '\0' && strcmp(end, "ms") != 0)
 		return 0;
-	if (!(v >= CONFIG_MIN_PERIOD_MS && v <= CONFIG_MAX_PERIOD_MS))
+	if (!(v >= min_ms && v <= max_ms))
 		return 0;
 	return (unsigned)(v + 0.5);
+}
+
+unsigned config_parse_period(const char *text)
+{
+	return config_parse_duration(text, CONFIG_MIN_PERIOD_MS, CONFIG_MAX_PERIOD_MS);
 }
 
 const struct smt_table *config_find_table(const struct smt_config *cfg, const char *name)
@@ -251,12 +256,22 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 		return;
 	if (strcmp(word[0], "period") == 0) {
 		unsigned ms = n == 2 ? config_parse_period(word[1]) : 0;
-		if (ms == 0)
-			fail(cfg, lineno, "period takes one duration from %ums to %us, "
+		if (n == 2 && strcmp(word[1], "told") == 0)
+			cfg->period_ms = CONFIG_PERIOD_TOLD;
+		else if (ms == 0)
+			fail(cfg, lineno, "period takes one duration from %ums to %us, or \"told\", "
 			     "e.g. \"period 1s\" or \"period 500ms\"",
 			     CONFIG_MIN_PERIOD_MS, CONFIG_MAX_PERIOD_MS / 1000);
 		else
 			cfg->period_ms = ms;
+	} else if (strcmp(word[0], "fresh") == 0) {
+		unsigned ms = n == 2 ? config_parse_duration(word[1], CONFIG_MIN_FRESH_MS,
+							     CONFIG_MAX_FRESH_MS) : 0;
+		if (ms == 0)
+			fail(cfg, lineno, "fresh takes one duration from %ums to %ums, "
+			     "e.g. \"fresh 5ms\"", CONFIG_MIN_FRESH_MS, CONFIG_MAX_FRESH_MS);
+		else
+			cfg->fresh_ms = ms;
 	} else if (strcmp(word[0], "table") == 0) {
 		parse_table(cfg, lineno, word, n);
 	} else if (strcmp(word[0], "basis") == 0) {
@@ -303,7 +318,7 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 		else
 			cfg->retire_ms = ms;
 	} else {
-		fail(cfg, lineno, "unknown setting \"%.40s\" (expected period, table, basis, model, "
+		fail(cfg, lineno, "unknown setting \"%.40s\" (expected period, fresh, table, basis, model, "
 		     "pmu_counters, dram_channels, dram_peak, xgmi, replay, sched, siblings or retire)",
 		     word[0]);
 	}
@@ -313,6 +328,7 @@ static void defaults(struct smt_config *cfg, const char *path)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->period_ms = CONFIG_DEFAULT_PERIOD_MS;
+	cfg->fresh_ms = CONFIG_DEFAULT_FRESH_MS;
 	cfg->xgmi = 1;
 	cfg->sched = 1;
 	cfg->retire_ms = CONFIG_DEFAULT_RETIRE_MS;

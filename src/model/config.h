@@ -1,7 +1,10 @@
 /*
  * The configuration file: line-oriented, "#" starts a comment.
  *
- *   period 1s                      sampling period (ms, or with "ms" / "s")
+ *   period 1s|told                 the longest without a pass (ms, or with
+ *                                  "ms" / "s"); told: passes only when told
+ *   fresh 5ms                      how old a pass may be and still serve a
+ *                                  fetch; also the least time between passes
  *   table NAME T1 T2 ... [preliminary]
  *                                  add a factor table, or replace a built-in one
  *   basis NAME fitted|calibrated|stated TEXT...
@@ -41,6 +44,10 @@
 #define CONFIG_DEFAULT_PERIOD_MS 1000
 #define CONFIG_MIN_PERIOD_MS 10
 #define CONFIG_MAX_PERIOD_MS 86400000u
+#define CONFIG_PERIOD_TOLD 0		/* passes only at start and when told */
+#define CONFIG_DEFAULT_FRESH_MS 5
+#define CONFIG_MIN_FRESH_MS 1
+#define CONFIG_MAX_FRESH_MS 1000
 #define CONFIG_DEFAULT_RETIRE_MS 60000
 #define CONFIG_MIN_RETIRE_MS 1000	/* clients must have time to name what left */
 #define CONFIG_MAX_LINE 1022		/* characters, without the newline */
@@ -48,7 +55,8 @@
 
 struct smt_config {
 	char path[PATH_MAX];
-	unsigned period_ms;
+	unsigned period_ms;		/* CONFIG_PERIOD_TOLD, or the longest without a pass */
+	unsigned fresh_ms;		/* a fetch runs a pass once the last is this old */
 	struct smt_table tables[CONFIG_MAX_TABLES];	/* from the file */
 	int ntables;
 	char model[SMT_NAME_MAX];	/* forced table, "" to choose per core */
@@ -88,5 +96,8 @@ int config_pmu_counters(const struct smt_config *cfg, const char *pmu, int fallb
 
 /* "1s", "500ms", "250" (ms) -> milliseconds; 0 when not a valid period. */
 unsigned config_parse_period(const char *text);
+
+/* The same, within [min_ms, max_ms]; 0 when not. */
+unsigned config_parse_duration(const char *text, unsigned min_ms, unsigned max_ms);
 
 #endif
