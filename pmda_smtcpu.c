@@ -271,7 +271,8 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 					  PM_TYPE_U32)) < 0)
 			return sts;
 		if (pmID_item(vs->pmid) == AGENT_CONTROL_PERIOD) {
-			if (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS)
+			if (av.ul != CONFIG_PERIOD_TOLD &&
+			    (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS))
 				return PM_ERR_BADSTORE;
 			period_ms = av.ul;
 		} else {
