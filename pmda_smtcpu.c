@@ -78,12 +78,15 @@ static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
 static unsigned amd_seen;	/* amd()->generation, likewise */
 static int dso_mode;
 static double last_pass;	/* monotonic seconds of the last pass */
-static double pass_cpu;		/* CPU seconds the last pass cost this thread */
-
 /* Passes take at most one part in PASS_SHARE of a CPU, however often
- * clients fetch: the least time between passes is PASS_SHARE times the
- * last pass's cost, where that is longer than the configured fresh. */
+ * clients fetch: the least time between passes is PASS_SHARE times a
+ * pass's cost, where that is longer than the configured fresh.  The cost
+ * is the least of the last PASS_COSTS passes' CPU time, so that one pass
+ * slowed by a cold cache or a page fault does not stale the next fetches. */
 #define PASS_SHARE 20
+#define PASS_COSTS 8
+static double pass_cpu[PASS_COSTS];	/* CPU seconds each cost this thread */
+static unsigned npasses;
 
 static bool passes_told(void)
 {
@@ -107,9 +110,13 @@ static double thread_cpu_seconds(void)
 /* How old the last pass may be and still serve a fetch. */
 static double pass_gap(void)
 {
-	double fresh = sampler.config.fresh_ms / 1000.0;
+	double fresh = sampler.config.fresh_ms / 1000.0, cost = pass_cpu[0];
+	unsigned n = npasses < PASS_COSTS ? npasses : PASS_COSTS;
 
-	return fresh > PASS_SHARE * pass_cpu ? fresh : PASS_SHARE * pass_cpu;
+	for (unsigned i = 1; i < n; i++)
+		if (pass_cpu[i] < cost)
+			cost = pass_cpu[i];
+	return fresh > PASS_SHARE * cost ? fresh : PASS_SHARE * cost;
 }
 
 static void log_sink(enum smt_log_level level, const char *message)
@@ -205,7 +212,7 @@ static void sample_now(void)
 	double cpu = thread_cpu_seconds();
 
 	sampler_pass(&sampler);
-	pass_cpu = thread_cpu_seconds() - cpu;
+	pass_cpu[npasses++ % PASS_COSTS] = thread_cpu_seconds() - cpu;
 	last_pass = mono_seconds();
 	if (sampler.topo.generation != topology_seen || amd()->generation != amd_seen)
 		refresh_instances();
@@ -224,6 +231,24 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 	if (cluster >= NUM_CLUSTERS)
 		return PM_ERR_PMID;
 	return clusters[cluster]->fetch(item, priv, atom);
+}
+
+/* A pass asked for by a store (smtcpu.control.sample, which pmcd lets
+ * only the clients its access list allows store) always runs, so that a
+ * told agent reads each step a test makes, but never sooner than fresh
+ * after the last: passes a second stay within 1000 / fresh however a
+ * client asks. */
+static void wait_out_fresh(void)
+{
+	double wait = last_pass + sampler.config.fresh_ms / 1000.0 - mono_seconds();
+	struct timespec ts;
+
+	if (wait <= 0)
+		return;
+	ts.tv_sec = (time_t)wait;
+	ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 /* Whether a client's request finds the last pass too old to serve it. */
@@ -276,6 +301,7 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 				return PM_ERR_BADSTORE;
 			period_ms = av.ul;
 		} else {
+			wait_out_fresh();
 			sample_now();
 		}
 	}
