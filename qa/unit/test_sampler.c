@@ -259,6 +259,34 @@ static void uneven_windows_keep_bounds_and_left(void **state)
 	sampler_free(&s);
 }
 
+/* Passes within a tick of each other (fetches from several clients): cpu0
+ * busy throughout, its sibling cpu4 busy beside it.  A pass that finds
+ * cpu0's clock a tick on and cpu4's not yet moved holds the core over, for
+ * cpu4's busy fraction is 0 / 0, not idle; the next window covers both.
+ * By hand (x86-smt2, c(2) = .5): both busy together for 2 ticks, 20 ms
+ * each, credited 10 ms each; taken as alone for the first tick, cpu0
+ * would be credited 8 + 5 = 13. */
+static void a_thread_whose_clock_has_not_moved_holds_its_core(void **state)
+{
+	struct sampler s;
+	(void)state;
+
+	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	sampler_pass(&s);		/* baselines */
+	user[0] += 1;
+	write_stat();
+	sampler_pass(&s);
+	assert_float_equal(s.cpu[0].throughput, 0, 1e-9);	/* held over */
+	user[0] += 1;
+	user[4] += 2;
+	write_stat();
+	sampler_pass(&s);
+	assert_float_equal(s.cpu[0].throughput, 10, 1e-9);
+	assert_float_equal(s.cpu[4].throughput, 10, 1e-9);
+	assert_float_equal(s.cpu[0].busy, 20, 1e-9);
+	sampler_free(&s);
+}
+
 /* cpu5 goes offline and comes back while cpu1, its sibling, is busy all
  * along (x86-smt2: c(1) = .8, c(2) = .5; a core of one thread is a whole
  * core).  Each window that holds a step is counted for cpu1, the thread
@@ -355,6 +383,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(sampler_windows, make_machine, fixture_teardown),
 		cmocka_unit_test_setup_teardown(uneven_windows_keep_bounds_and_left, make_machine,
 						fixture_teardown),
+		cmocka_unit_test_setup_teardown(a_thread_whose_clock_has_not_moved_holds_its_core,
+						make_machine, fixture_teardown),
 		cmocka_unit_test_setup_teardown(hotplug_window_counts_the_thread_online_throughout,
 						make_machine, fixture_teardown),
 		cmocka_unit_test_setup_teardown(steady_state_allocates_nothing, make_machine, fixture_teardown),

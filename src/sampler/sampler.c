@@ -312,9 +312,10 @@ static void rebase_core(struct sampler *s, const struct topo_core *c)
  * one window for all threads of a core, and a measured basis is taken over
  * the same window as /proc/stat, so:
  *  - a thread without a reading this pass (a malformed line, or a basis
- *    missing one), or no time passed on /proc/stat's clock (passes within
- *    one USER_HZ tick): the window is held over, baselines stay, and the
- *    next pass covers both, so what a basis counted meanwhile is not lost;
+ *    missing one), or no time passed on some thread's /proc/stat clock
+ *    (passes within one USER_HZ tick): the window is held over, baselines
+ *    stay, and the next pass covers both, so what a basis counted
+ *    meanwhile is not lost;
  *  - a thread new to the core in a window that holds a change of make-up:
  *    it has no window (known[i] false), the others' is counted;
  *  - otherwise a thread new to the core, a basis whose baselines cannot
@@ -374,6 +375,14 @@ static int threads_window(struct sampler *s, const struct topo_core *c, struct b
 		rebase_core(s, c);
 		s->core[c->first_cpu].step_threads = 0;
 	}
+	/* A thread whose clock has not moved a tick has no busy fraction
+	 * (0 / 0), which the model would take for idle: a sibling credited
+	 * as alone beside a thread that was busy throughout.  Passes that
+	 * follow the clients can come within a tick of each other: the window
+	 * is held over until every thread's has moved. */
+	for (int i = 0; i < c->nthreads && elapsed > 0; i++)
+		if (known[i] && window[i] <= 0)
+			return 0;
 	return elapsed > 0;
 }
 
