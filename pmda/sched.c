@@ -3,6 +3,7 @@
  * and cgroup, an instance's private data being its table slot + 1; and
  * smtcpu.sched.map.*, how full the program's charge maps are.
  */
+#include "clients.h"
 #include "shared.h"
 #include "source_sched.h"
 
@@ -51,14 +52,24 @@ static const struct metric map_metrics[] = {
 /* What the software PURR charged an instance of PROC_INDOM or CGROUP_INDOM,
  * in fractional ms, as smt.busy_cpu: whole ms would lose half a ms on
  * average per short-lived process, and the sum over processes would fall
- * short of the system's.  busy: the raw busy time, not the calibrated. */
+ * short of the system's.  busy: the raw busy time, not the calibrated.
+ * A process goes only to a client allowed to see it (pmda/clients.c):
+ * none to one without credentials, no value for one /proc hides from it. */
 static int charged(int serial, void *priv, bool busy, pmAtomValue *atom)
 {
 	const struct sched_table *t = sched_table_of(serial);
 	int slot = (int)(intptr_t)priv - 1;
+	struct process_view view;
+	int sts;
 
 	if (slot < 0 || slot >= t->cap || !t->e[slot].used)
 		return PM_ERR_INST;
+	if (serial == PROC_INDOM) {
+		if ((sts = client_process_access(&view)) < 0)
+			return sts;
+		if (!client_sees(&view, t->e[slot].owner))
+			return PMDA_FETCH_NOVALUES;
+	}
 	atom->d = (double)(busy ? t->e[slot].busy : t->e[slot].clock) / 1e6;
 	return PMDA_FETCH_STATIC;
 }
@@ -127,10 +138,12 @@ struct published {
 	uint32_t gen;
 	int inst;
 	bool live;
+	uint32_t owner;		/* a process's uid (sched_entry.owner) */
 };
 
 struct retired {
 	int inst;
+	uint32_t owner;
 	double at;		/* monotonic seconds */
 };
 
@@ -165,7 +178,7 @@ static bool cull(const struct publisher *p, pmInDom in, int inst)
 }
 
 /* Inactive from now, culled later; at once where it cannot be noted. */
-static void retire(struct publisher *p, pmInDom in, int inst, double now)
+static void retire(struct publisher *p, pmInDom in, int inst, uint32_t owner, double now)
 {
 	char *name;
 
@@ -186,7 +199,7 @@ static void retire(struct publisher *p, pmInDom in, int inst, double now)
 		p->retired = grown;
 		p->retired_cap = cap;
 	}
-	p->retired[p->head + p->nretired++] = (struct retired){ inst, now };
+	p->retired[p->head + p->nretired++] = (struct retired){ inst, owner, now };
 }
 
 /* Returns how many it culled. */
@@ -195,14 +208,14 @@ static int cull_retired(struct publisher *p, pmInDom in, double now)
 	int n = 0;
 
 	while (p->nretired > 0 && now - p->retired[p->head].at > sched()->retire_ns / 1e9) {
-		int inst = p->retired[p->head].inst;
+		struct retired r = p->retired[p->head];
 
 		p->head++;
 		p->nretired--;
-		if (cull(p, in, inst))
+		if (cull(p, in, r.inst))
 			n++;
 		else
-			retire(p, in, inst, now);	/* (again, from now) */
+			retire(p, in, r.inst, r.owner, now);	/* (again, from now) */
 	}
 	if (p->nretired == 0) {
 		p->head = 0;
@@ -279,7 +292,7 @@ static void give_back(struct publisher *p, pmInDom in, const struct sched_table 
 	if (t->cap < p->cap) {
 		for (int i = t->cap; i < p->cap; i++)	/* (slots the table let go of) */
 			if (p->slot[i].live) {
-				retire(p, in, p->slot[i].inst, now);
+				retire(p, in, p->slot[i].inst, p->slot[i].owner, now);
 				p->slot[i].live = false;
 			}
 		if ((less = realloc(p->slot, (size_t)t->cap * sizeof *less)) != NULL) {
@@ -344,7 +357,7 @@ static void publish(struct publisher *p, double now)
 		struct published *q = &p->slot[i];
 
 		if (q->live && (!e->used || e->gen != q->gen)) {
-			retire(p, in, q->inst, now);
+			retire(p, in, q->inst, q->owner, now);
 			q->live = false;
 		}
 		if (e->used && !q->live && !follow(p, in, e, i)) {
@@ -352,6 +365,7 @@ static void publish(struct publisher *p, double now)
 			if (inst >= 0) {
 				q->inst = inst;
 				q->gen = e->gen;
+				q->owner = e->owner;
 				q->live = true;
 			}
 			waiting |= inst < 0;		/* (tried again at the next pass) */
@@ -377,17 +391,36 @@ static int by_inst(const void *a, const void *b)
  * publisher's: its live slots and what it retired and has not culled yet,
  * in identifier order.
  */
-int sched_instance_list(pmInDom in, pmInResult **result)
+static const struct publisher *publisher_of(pmInDom in)
 {
-	const struct publisher *p = NULL;
-	pmInResult *res;
-	int n = 0, kept = 0;
-
 	for (int i = 0; i < 2; i++)
 		if (indom(publishers[i].serial) == in)
-			p = &publishers[i];
+			return &publishers[i];
+	return NULL;
+}
+
+/* What the client at hand may see of the domain: 0 and *view, or
+ * PM_ERR_PERMISSION.  Every cgroup is open, as the proc PMDA's are. */
+static int view_of(const struct publisher *p, struct process_view *view)
+{
+	if (p->serial != PROC_INDOM) {
+		*view = (struct process_view){ .all = true };
+		return 0;
+	}
+	return client_process_access(view);
+}
+
+int sched_instance_list(pmInDom in, pmInResult **result)
+{
+	const struct publisher *p = publisher_of(in);
+	struct process_view view;
+	pmInResult *res;
+	int n = 0, kept = 0, sts;
+
 	if (p == NULL)
 		return PM_ERR_INDOM;
+	if ((sts = view_of(p, &view)) < 0)
+		return sts;
 	if ((res = calloc(1, sizeof *res)) == NULL)
 		return -ENOMEM;
 	res->indom = in;
@@ -396,10 +429,11 @@ int sched_instance_list(pmInDom in, pmInResult **result)
 	if (res->instlist == NULL || res->namelist == NULL)
 		goto nomem;
 	for (int i = 0; i < p->cap; i++)
-		if (p->slot[i].live)
+		if (p->slot[i].live && client_sees(&view, p->slot[i].owner))
 			res->instlist[n++] = p->slot[i].inst;
 	for (int i = p->head; i < p->head + p->nretired; i++)
-		res->instlist[n++] = p->retired[i].inst;
+		if (client_sees(&view, p->retired[i].owner))
+			res->instlist[n++] = p->retired[i].inst;
 	qsort(res->instlist, (size_t)n, sizeof *res->instlist, by_inst);
 	for (int i = 0; i < n; i++) {
 		int inst = res->instlist[i], state;
@@ -424,6 +458,25 @@ nomem:
 	free(res->instlist);
 	free(res);
 	return -ENOMEM;
+}
+
+int sched_instance_allowed(pmInDom in, int inst)
+{
+	const struct publisher *p = publisher_of(in);
+	struct process_view view;
+	int sts;
+
+	if (p == NULL || (sts = view_of(p, &view)) < 0)
+		return p == NULL ? 0 : sts;
+	if (view.all)
+		return 0;
+	for (int i = 0; i < p->cap; i++)
+		if (p->slot[i].live && p->slot[i].inst == inst)
+			return client_sees(&view, p->slot[i].owner) ? 0 : PM_ERR_INST;
+	for (int i = p->head; i < p->head + p->nretired; i++)
+		if (p->retired[i].inst == inst)
+			return client_sees(&view, p->retired[i].owner) ? 0 : PM_ERR_INST;
+	return PM_ERR_INST;
 }
 
 void sched_publish(double now)

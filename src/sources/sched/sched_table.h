@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define SCHED_NAME_MAX 128
+#define SCHED_OWNER_UNKNOWN UINT32_MAX
 
 struct sched_entry {
 	uint64_t key;
@@ -25,6 +26,8 @@ struct sched_entry {
 	uint64_t read_clock, read_busy;	/* this pass's reading */
 	uint64_t exited;	/* when it ended (CLOCK_MONOTONIC ns), 0 while it lives */
 	bool ghost;		/* ended, its key taken by another: kept, not read */
+	uint32_t owner;		/* a process's uid as /proc showed it when named
+				   (SCHED_OWNER_UNKNOWN: gone by then) */
 	char name[SCHED_NAME_MAX];	/* the instance name */
 };
 

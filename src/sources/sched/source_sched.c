@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -267,6 +268,19 @@ static void sched_source_sync(const struct source_ctx *ctx, void *state)
 		map_cores(ctx, st);
 }
 
+/* The uid /proc gives the process's directory (its effective uid; root's
+ * where it may not be dumped, task_dump_owner in fs/proc/base.c), as the
+ * kernel weighs who may see it under hidepid=. */
+static uint32_t owner_of(uint32_t pid)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+
+	if (sr_path(path, sizeof path, "/proc/%u", pid) < 0 || stat(path, &sb) < 0)
+		return SCHED_OWNER_UNKNOWN;
+	return (uint32_t)sb.st_uid;
+}
+
 /* The process's instance name as the proc PMDA makes it: the PID in six
  * digits, then the command line's first word, or "(comm)" for a kernel
  * thread or a process already gone. */
@@ -298,6 +312,7 @@ static void name_process(struct sched_state *st, int slot, uint32_t pid, const c
 		snprintf(e->name, sizeof e->name, "%s %s", word, cmd);
 	else
 		snprintf(e->name, sizeof e->name, "%s (%.*s)", word, SP_COMM_LEN, comm);
+	e->owner = owner_of(pid);
 }
 
 /* A cgroup's instance name: its path below the cgroup2 mount; for one
