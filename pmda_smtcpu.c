@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "domain.h"
+#include "pmda/clients.h"
 #include "pmda/shared.h"
 #include "log.h"
 #include "monoclock.h"
@@ -77,6 +78,7 @@ static int make_metrictab(void)
 static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
 static unsigned amd_seen;	/* amd()->generation, likewise */
 static int dso_mode;
+static bool all_access;		/* -A: processes to every client */
 static double last_pass;	/* monotonic seconds of the last pass */
 /* Passes take at most one part in PASS_SHARE of a CPU, however often
  * clients fetch: the least time between passes is PASS_SHARE times a
@@ -278,9 +280,15 @@ static int smtcpu_fetch(int numpmid, pmID pmidlist[], pmdaResult **resp, pmdaExt
 	return pmdaFetch(numpmid, pmidlist, resp, pmda);
 }
 
+/* Stores come from root only (pmda/clients.c); a request runs one pass
+ * at most, however many values of smtcpu.control.sample it holds. */
 static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 {
+	bool pass = false;
+
 	(void)pmda;
+	if (!client_may_store())
+		return PM_ERR_PERMISSION;
 	for (int i = 0; i < result->numpmid; i++) {
 		pmValueSet *vs = result->vset[i];
 		pmAtomValue av;
@@ -301,9 +309,12 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 				return PM_ERR_BADSTORE;
 			period_ms = av.ul;
 		} else {
-			wait_out_fresh();
-			sample_now();
+			pass = true;
 		}
+	}
+	if (pass) {
+		wait_out_fresh();
+		sample_now();
 	}
 	return 0;
 }
@@ -332,18 +343,37 @@ static int inactive_name(pmInDom in, int inst, pmInResult **result)
 	return 0;
 }
 
+/* As pmcd frees one (each name, both lists, the result). */
+static void free_inresult(pmInResult *res)
+{
+	for (int i = 0; res->namelist && i < res->numinst; i++)
+		free(res->namelist[i]);
+	free(res->namelist);
+	free(res->instlist);
+	free(res);
+}
+
+/* Processes are named only to a client allowed to see them
+ * (sched_instance_list and sched_instance_allowed). */
 static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result, pmdaExt *pmda)
 {
+	bool charged = in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM);
 	int sts;
 
 	if (pass_due())
 		sample_now();
-	if (name == NULL && inst == (int)PM_IN_NULL &&
-	    (in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM)))
+	if (charged && name == NULL && inst == (int)PM_IN_NULL)
 		return sched_instance_list(in, result);
+	if (charged && (sts = sched_instance_allowed(in, (int)PM_IN_NULL)) == PM_ERR_PERMISSION)
+		return sts;
 	sts = pmdaInstance(in, inst, name, result, pmda);
 	if (sts == PM_ERR_INST && name == NULL && inst != (int)PM_IN_NULL)
 		sts = inactive_name(in, inst, result);
+	if (sts >= 0 && charged && (*result)->numinst == 1 &&
+	    (sts = sched_instance_allowed(in, (*result)->instlist ? (*result)->instlist[0] : inst)) < 0) {
+		free_inresult(*result);
+		*result = NULL;
+	}
 	return sts;
 }
 
@@ -383,6 +413,7 @@ static int smtcpu_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 
 static void smtcpu_setup(pmdaInterface *dp, const char *root)
 {
+	struct proc_mount proc_mount;
 	int sts;
 
 	smt_log_set_sink(log_sink);
@@ -394,6 +425,10 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	dp->version.seven.store = smtcpu_store;
 	dp->version.seven.instance = smtcpu_instance;
 	dp->version.seven.label = smtcpu_label;
+	dp->version.seven.attribute = clients_attribute;
+	pmdaSetEndContextCallBack(dp, clients_end);
+	if (!dso_mode)
+		pmdaSetCommFlags(dp, PMDA_FLAG_AUTHORIZE);
 	pmdaSetFetchCallBack(dp, smtcpu_fetchCallBack);
 	pmdaSetLabelCallBack(dp, smtcpu_labelCallBack);
 
@@ -417,6 +452,10 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 		return;
 	}
 	period_ms = sampler.config.period_ms;
+	if (!proc_mount_read(&proc_mount) && !sr_root()[0])
+		pmNotifyErr(LOG_WARNING, "/proc/self/mountinfo names no /proc: processes are "
+			    "shown to every client with credentials");
+	clients_setup(dso_mode, all_access, &proc_mount);
 	number_cpus();
 	/* Say once why sources have no values (config errors are logged already). */
 	for (int src = 0; src < sampler.nstatus && !dso_mode; src++)
@@ -501,12 +540,13 @@ static pmLongOptions longopts[] = {
 	{ "config", 1, 'c', "FILE", "configuration file [default $PCP_PMDAS_DIR/smtcpu/smtcpu.conf]" },
 	{ "root", 1, 'r', "DIR", "read /proc and /sys below DIR [default $SMTCPU_ROOT or /]" },
 	{ "period", 1, 't', "TIME", "the longest without a pass, e.g. 1s, or told [default 1s]" },
+	{ "all-access", 0, 'A', NULL, "every client sees every process (no credential checks)" },
 	PMOPT_HELP,
 	PMDA_OPTIONS_END
 };
 
 static pmdaOptions opts = {
-	.short_options = "c:D:d:h:l:r:t:?",
+	.short_options = "Ac:D:d:h:l:r:t:?",
 	.long_options = longopts,
 };
 
@@ -531,6 +571,9 @@ int main(int argc, char **argv)
 
 	while ((c = pmdaGetOptions(argc, argv, &opts, &dispatch)) != EOF) {
 		switch (c) {
+		case 'A':
+			all_access = true;
+			break;
 		case 'c':
 			snprintf(config_path, sizeof config_path, "%s", opts.optarg);
 			break;

@@ -6,6 +6,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -21,11 +22,12 @@
 #include "unit.h"
 
 static int logged;
+static bool quoted;	/* a message held "SECRET" */
 
 static void counting(enum smt_log_level level, const char *message)
 {
 	(void)level;
-	(void)message;
+	quoted |= strstr(message, "SECRET") != NULL;
 	logged++;
 }
 
@@ -366,6 +368,50 @@ static void checked_numbers(void **state)
 	assert_int_equal(pn_u64("-1", &u), -EINVAL);
 }
 
+/* A configuration or trace that is not one (a password file named by
+ * mistake, or by someone hoping to read it) is refused by line and reason:
+ * no error quotes what the file holds.  And a trace is never read on the
+ * live root, where it would stand in for the machine's counters. */
+static void errors_quote_no_content(void **state)
+{
+	static const char conf[] = "root:$6$SECRETHASH:19000:0:99999:7:::\n"
+				   "table ok-1 1 SECRET2\n"
+				   "model SECRET3\n"
+				   "basis SECRET4 stated vendor sheet\n"
+				   "siblings SECRET5\n";
+	static const char trace[] = "group SECRET6 0 4 1\nstep\nSECRET7 1 1 1\n";
+	struct smt_config cfg;
+	char why[256], path[PATH_MAX];
+	FILE *f;
+
+	(void)state;
+	logged = 0;
+	quoted = false;
+	assert_int_equal(config_parse(&cfg, "c", conf, sizeof conf - 1), 5);
+	assert_string_equal(cfg.first_error, "c:1: unknown setting (expected period, fresh, table, "
+			    "basis, model, pmu_counters, dram_channels, dram_peak, xgmi, replay, sched, "
+			    "siblings or retire)");
+	assert_int_equal(logged, 5);
+	assert_false(quoted);
+	fixture_new("quote");
+	assert_int_equal(mkdir(fixture_root, 0700), 0);
+	snprintf(path, sizeof path, "%s/t.trace", fixture_root);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(trace, f);
+	fclose(f);
+	assert_null(ctr_replay_new(path, 4, why, sizeof why));
+	assert_null(strstr(why, "SECRET"));
+	assert_non_null(strstr(why, "t.trace:3: a reading of a group not declared"));
+	sr_set_root(NULL);
+	assert_null(ctr_backend_new(path, 4, why, sizeof why));
+	assert_non_null(strstr(why, "replay refused"));
+	sr_set_root(fixture_root);
+	assert_null(ctr_backend_new(path, 4, why, sizeof why));	/* (read, and refused as above) */
+	assert_null(strstr(why, "SECRET"));
+	sr_set_root(NULL);
+	fixture_remove();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +429,7 @@ int main(void)
 		cmocka_unit_test(topology_online_unreadable),
 		cmocka_unit_test(replay_bounds),
 		cmocka_unit_test(checked_numbers),
+		cmocka_unit_test(errors_quote_no_content),
 	};
 	return cmocka_run_group_tests(tests, quiet_setup, NULL);
 }

@@ -370,8 +370,7 @@ static void configuration_basis(void **state)
 	(void)state;
 
 	assert_int_equal(config_parse(&cfg, "c", text, sizeof text - 1), 3);
-	assert_string_equal(cfg.first_error, "c:4: basis nosuch: no table of that name above "
-			    "this line");
+	assert_string_equal(cfg.first_error, "c:4: basis: no table of that name above this line");
 	t = config_find_table(&cfg, "mine");
 	assert_int_equal(t->origin, SMT_ORIGIN_FITTED);
 	assert_string_equal(smt_origin_name(t->origin), "fitted");

@@ -16,6 +16,14 @@ struct ctr_backend *ctr_backend_new(const char *replay, int max_groups, char *wh
 		max_groups = 1;
 	if (replay && replay[0]) {
 		char reason[224];
+		/* A trace stands in for the counters of a tree given as the root,
+		 * never for this machine's: a root daemon opening any file the
+		 * configuration names would serve what it read to every client. */
+		if (strcmp(sr_root(), "/") == 0) {
+			snprintf(why, whysize, "replay refused: a trace is read only under a root "
+				 "given by -r or $SMTCPU_ROOT, never on this machine's");
+			return NULL;
+		}
 		if ((b = ctr_replay_new(replay, max_groups, reason, sizeof reason)) == NULL)
 			snprintf(why, whysize, "replay: %s", reason);
 		return b;

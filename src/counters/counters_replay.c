@@ -138,13 +138,13 @@ static int parse_group(struct replay_trace *rb, char **w, int nw, char *why, siz
 	if ((size_t)rb->ngroups == rb->cap_groups)
 		return -1;	/* cannot happen: the first pass counted every group line */
 	if (strlen(w[1]) >= REPLAY_ID_MAX || find(rb, w[1]) || rb->nsteps > 0) {
-		snprintf(why, whysize, "group %.40s: duplicate, too long, or after the first step",
-			 w[1]);
+		snprintf(why, whysize, "a group's ID is a duplicate or too long, or the group "
+			 "comes after the first step");
 		return -1;
 	}
 	if (pn_u64(w[2], &cpu) < 0 || cpu > 1 << 20 || pn_u64(w[3], &type) < 0 ||
 	    type > UINT32_MAX) {
-		snprintf(why, whysize, "group %s: CPU and TYPE must be numbers", w[1]);
+		snprintf(why, whysize, "a group's CPU and TYPE must be numbers");
 		return -1;
 	}
 	g = &rb->group[rb->ngroups];
@@ -162,20 +162,20 @@ static int parse_group(struct replay_trace *rb, char **w, int nw, char *why, siz
 			tok = colon + 1;
 		}
 		if (g->n == CTR_GROUP_MAX || pn_u64(tok, &g->config[g->n]) < 0) {
-			snprintf(why, whysize, "group %s: bad CONFIG list", w[1]);
+			snprintf(why, whysize, "a group's CONFIG list is not numbers joined by commas");
 			return -1;
 		}
 		g->type[g->n++] = (uint32_t)own;
 	}
 	if (g->n == 0) {
-		snprintf(why, whysize, "group %s: bad CONFIG list", w[1]);
+		snprintf(why, whysize, "a group's CONFIG list is empty");
 		return -1;
 	}
 	if (nw >= 7) {
 		uint64_t times = 0;
 
 		if (nw == 8 && (pn_u64(w[7], &times) < 0 || times == 0 || times > 1000000)) {
-			snprintf(why, whysize, "group %s: TIMES must be a positive count", w[1]);
+			snprintf(why, whysize, "a group's TIMES must be a positive count");
 			return -1;
 		}
 		g->fail_times = (unsigned)times;
@@ -183,7 +183,7 @@ static int parse_group(struct replay_trace *rb, char **w, int nw, char *why, siz
 			if (strcmp(w[6], errnames[i].name) == 0)
 				g->error = errnames[i].code;
 		if (g->error == 0) {
-			snprintf(why, whysize, "group %s: unknown error %.40s", w[1], w[6]);
+			snprintf(why, whysize, "a group's ERRNO is not one of the names a replay knows");
 			return -1;
 		}
 	}
@@ -209,23 +209,22 @@ static int parse_reading(struct replay_trace *rb, char **w, int nw, char *why, s
 	struct ctr_reading *r;
 
 	if (g == NULL || rb->nsteps == 0) {
-		snprintf(why, whysize, "\"%.40s\" is not a declared group, or comes before \"step\"",
-			 w[0]);
+		snprintf(why, whysize, "a reading of a group not declared, or before \"step\"");
 		return -1;
 	}
 	if (nw != 3 + g->n) {
-		snprintf(why, whysize, "group %s: expected ENABLED RUNNING and %d counts", g->id, g->n);
+		snprintf(why, whysize, "a reading of a group of %d counters: expected ENABLED RUNNING "
+			 "and %d counts", g->n, g->n);
 		return -1;
 	}
 	r = reading(rb, rb->nsteps - 1, (int)(g - rb->group));
 	if (pn_u64(w[1], &r->enabled) < 0 || pn_u64(w[2], &r->running) < 0) {
-		snprintf(why, whysize, "group %s: ENABLED and RUNNING must be numbers", g->id);
+		snprintf(why, whysize, "a reading's ENABLED and RUNNING must be numbers");
 		return -1;
 	}
 	for (int i = 0; i < g->n; i++)
 		if (pn_u64(w[3 + i], &r->value[i]) < 0) {
-			snprintf(why, whysize, "group %s: count \"%.40s\" is not a number", g->id,
-				 w[3 + i]);
+			snprintf(why, whysize, "a reading's count %d is not a number", i + 1);
 			return -1;
 		}
 	return 0;

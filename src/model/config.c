@@ -87,8 +87,8 @@ static void parse_table(struct smt_config *cfg, int line, char **word, int nword
 		return;
 	}
 	if (!config_valid_table_name(word[1])) {
-		fail(cfg, line, "table name \"%s\" must be letters, digits, - _ . + (under %d)",
-		     word[1], SMT_NAME_MAX);
+		fail(cfg, line, "a table's name must be letters, digits, - _ . + (under %d)",
+		     SMT_NAME_MAX);
 		return;
 	}
 	snprintf(t.name, sizeof t.name, "%s", word[1]);
@@ -108,7 +108,7 @@ static void parse_table(struct smt_config *cfg, int line, char **word, int nword
 		}
 		end = pn_decimal_prefix(word[i], &v);
 		if (end == NULL || *end != '\0' || !(v > 0)) {
-			fail(cfg, line, "table %s: \"%s\" is not a positive number", t.name, word[i]);
+			fail(cfg, line, "table %s: factor %d is not a positive number", t.name, i - 1);
 			return;
 		}
 		t.T[++t.nthreads] = v;
@@ -210,8 +210,7 @@ static void parse_siblings(struct smt_config *cfg, int lineno, int n, char **wor
 	}
 	count = cpulist_collect(word[1], cpus, SMT_MAX_THREADS + 1);
 	if (count < 2 || count > SMT_MAX_THREADS)
-		fail(cfg, lineno, "siblings takes a CPU list of 2 to %d CPUs, not \"%.40s\"",
-		     SMT_MAX_THREADS, word[1]);
+		fail(cfg, lineno, "siblings takes a CPU list of 2 to %d CPUs", SMT_MAX_THREADS);
 	else if (cfg->nsiblings == CONFIG_MAX_SIBLINGS)
 		fail(cfg, lineno, "more than %d siblings lines", CONFIG_MAX_SIBLINGS);
 	else
@@ -235,7 +234,7 @@ static void parse_basis(struct smt_config *cfg, int lineno, int n, char **word)
 		if (strcmp(cfg->tables[i].name, word[1]) == 0)
 			t = &cfg->tables[i];
 	if (t == NULL) {
-		fail(cfg, lineno, "basis %.40s: no table of that name above this line", word[1]);
+		fail(cfg, lineno, "basis: no table of that name above this line");
 		return;
 	}
 	t->origin = (enum smt_origin)origin;
@@ -277,8 +276,8 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 	} else if (strcmp(word[0], "basis") == 0) {
 		parse_basis(cfg, lineno, n, word);
 	} else if (strcmp(word[0], "model") == 0) {
-		if (n != 2) {
-			fail(cfg, lineno, "model takes one table name");
+		if (n != 2 || !config_valid_table_name(word[1])) {
+			fail(cfg, lineno, "model takes one table name (letters, digits, - _ . +)");
 		} else {
 			snprintf(cfg->model, sizeof cfg->model, "%s", word[1]);
 			*model_line = lineno;
@@ -318,9 +317,8 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 		else
 			cfg->retire_ms = ms;
 	} else {
-		fail(cfg, lineno, "unknown setting \"%.40s\" (expected period, fresh, table, basis, model, "
-		     "pmu_counters, dram_channels, dram_peak, xgmi, replay, sched, siblings or retire)",
-		     word[0]);
+		fail(cfg, lineno, "unknown setting (expected period, fresh, table, basis, model, "
+		     "pmu_counters, dram_channels, dram_peak, xgmi, replay, sched, siblings or retire)");
 	}
 }
 
@@ -360,8 +358,7 @@ int config_parse(struct smt_config *cfg, const char *path, const char *text, siz
 		}
 	}
 	if (cfg->model[0] && config_find_table(cfg, cfg->model) == NULL) {
-		fail(cfg, model_line, "model %s: no such table; choosing per core instead",
-		     cfg->model);
+		fail(cfg, model_line, "model: no such table; choosing per core instead");
 		cfg->model[0] = '\0';
 	}
 	return cfg->nerrors;

@@ -11,6 +11,7 @@
 #include "log.h"
 #include "monoclock.h"
 #include "modelchoice.h"
+#include "printable.h"
 #include "readfile.h"
 #include "source.h"
 #include "sysroot.h"
@@ -23,6 +24,7 @@ void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt,
 	va_start(ap, fmt);
 	vsnprintf(s->status[src], sizeof s->status[src], fmt, ap);
 	va_end(ap);
+	printable_copy(s->status[src], sizeof s->status[src], s->status[src], sizeof s->status[src]);
 }
 
 const char *sampler_status(const struct sampler *s, const char *name)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "config.h"
+#include "printable.h"
 #include "cpuinfo.h"
 #include "cpustat.h"
 #include "topology.h"
@@ -106,7 +107,8 @@ struct sampler_source {
 extern const struct sampler_source *const sampler_sources[];
 extern const int sampler_nsources;
 
-/* Sets the source's k-th status instance: "ok", or why it has no values.
+/* Sets the source's k-th status instance: "ok", or why it has no values,
+ * printable (a path or a word from a file may hold anything).
  * Here, not in an object of the sampler's: a source calls nothing above it. */
 __attribute__((format(printf, 3, 4)))
 static inline void source_set_status(const struct source_ctx *ctx, int k, const char *fmt, ...)
@@ -118,6 +120,7 @@ static inline void source_set_status(const struct source_ctx *ctx, int k, const 
 	va_start(ap, fmt);
 	vsnprintf(ctx->status[k], sizeof ctx->status[k], fmt, ap);
 	va_end(ap);
+	printable_copy(ctx->status[k], sizeof ctx->status[k], ctx->status[k], sizeof ctx->status[k]);
 }
 
 #endif

@@ -1,5 +1,7 @@
 #include "log.h"
 
+#include "printable.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +41,7 @@ static void vlog(enum smt_log_level level, const char *fmt, va_list ap)
 {
 	char message[512];
 	vsnprintf(message, sizeof message, fmt, ap);
+	printable_copy(message, sizeof message, message, sizeof message);
 	current_sink(level, message);
 }
 
@@ -85,6 +88,7 @@ void smt_log_once(enum smt_log_level level, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof message, fmt, ap);
 	va_end(ap);
+	printable_copy(message, sizeof message, message, sizeof message);
 	switch (remember(fnv1a(message))) {
 	case 1:
 		current_sink(level, message);

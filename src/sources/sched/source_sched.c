@@ -14,6 +14,7 @@
 #include "highwater.h"
 #include "log.h"
 #include "modelchoice.h"
+#include "printable.h"
 #include "source.h"
 #include "sysroot.h"
 
@@ -283,12 +284,12 @@ static uint32_t owner_of(uint32_t pid)
 
 /* The process's instance name as the proc PMDA makes it: the PID in six
  * digits, then the command line's first word, or "(comm)" for a kernel
- * thread or a process already gone. */
+ * thread or a process already gone; either as printable_copy makes it. */
 static void name_process(struct sched_state *st, int slot, uint32_t pid, const char *comm,
 			 uint64_t ghost)
 {
 	struct sched_entry *e = &st->procs.e[slot];
-	char cmd[SCHED_NAME_MAX], word[32];
+	char cmd[SCHED_NAME_MAX], word[32], shown[SP_COMM_LEN + 1];
 	ssize_t len = sr_read_small(cmd, sizeof cmd, "/proc/%u/cmdline", pid);
 	size_t end;
 
@@ -298,9 +299,8 @@ static void name_process(struct sched_state *st, int slot, uint32_t pid, const c
 
 	cmd[end < sizeof cmd ? end : sizeof cmd - 1] = '\0';
 	cmd[strcspn(cmd, " ")] = '\0';
-	for (char *p = cmd; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = ' ';
+	printable_copy(cmd, sizeof cmd, cmd, sizeof cmd);
+	printable_copy(shown, sizeof shown, comm, SP_COMM_LEN);
 	/* PCP takes the first word as unique: one that took the PID of a
 	 * process still served (a ghost) is PID:N, N its own number in the
 	 * table (gen), which no other holder ever has. */
@@ -311,7 +311,7 @@ static void name_process(struct sched_state *st, int slot, uint32_t pid, const c
 	if (cmd[0])
 		snprintf(e->name, sizeof e->name, "%s %s", word, cmd);
 	else
-		snprintf(e->name, sizeof e->name, "%s (%.*s)", word, SP_COMM_LEN, comm);
+		snprintf(e->name, sizeof e->name, "%s (%s)", word, shown);
 	e->owner = owner_of(pid);
 }
 
@@ -336,6 +336,7 @@ static void name_cgroup(struct sched_state *st, int slot, uint64_t id, const str
 			 (int)strnlen(g->name, sizeof g->name), g->name);
 	else
 		snprintf(e->name, sizeof e->name, "(cgroup-%llu)", (unsigned long long)id);
+	printable_copy(e->name, sizeof e->name, e->name, sizeof e->name);
 	if ((other = sched_table_same_word(&st->cgroups, slot, e->name)) < 0)
 		return;
 	if (live && (st->cgroups.e[other].exited ||
