@@ -22,6 +22,7 @@
 
 #include "domain.h"
 #include "pmda/clients.h"
+#include "pmda/privileges.h"
 #include "pmda/shared.h"
 #include "log.h"
 #include "monoclock.h"
@@ -79,6 +80,7 @@ static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
 static unsigned amd_seen;	/* amd()->generation, likewise */
 static int dso_mode;
 static bool all_access;		/* -A: processes to every client */
+static struct proc_mount proc_mount;	/* how /proc hides processes */
 static double last_pass;	/* monotonic seconds of the last pass */
 /* Passes take at most one part in PASS_SHARE of a CPU, however often
  * clients fetch: the least time between passes is PASS_SHARE times a
@@ -413,7 +415,6 @@ static int smtcpu_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 
 static void smtcpu_setup(pmdaInterface *dp, const char *root)
 {
-	struct proc_mount proc_mount;
 	int sts;
 
 	smt_log_set_sink(log_sink);
@@ -541,12 +542,13 @@ static pmLongOptions longopts[] = {
 	{ "root", 1, 'r', "DIR", "read /proc and /sys below DIR [default $SMTCPU_ROOT or /]" },
 	{ "period", 1, 't', "TIME", "the longest without a pass, e.g. 1s, or told [default 1s]" },
 	{ "all-access", 0, 'A', NULL, "every client sees every process (no credential checks)" },
+	{ "username", 1, 'U', "USER", "run as USER once started [default $PCP_USER, pcp]" },
 	PMOPT_HELP,
 	PMDA_OPTIONS_END
 };
 
 static pmdaOptions opts = {
-	.short_options = "Ac:D:d:h:l:r:t:?",
+	.short_options = "Ac:D:d:h:l:r:t:U:?",
 	.long_options = longopts,
 };
 
@@ -555,6 +557,8 @@ int main(int argc, char **argv)
 	pmdaInterface dispatch;
 	char helppath[MAXPATHLEN];
 	const char *root = getenv("SMTCPU_ROOT");
+	const char *user = pmGetOptionalConfig("PCP_USER");
+	char said[256];
 	unsigned period = 0;
 	bool told = false;
 	int c;
@@ -573,6 +577,9 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'A':
 			all_access = true;
+			break;
+		case 'U':
+			user = opts.optarg;
 			break;
 		case 'c':
 			snprintf(config_path, sizeof config_path, "%s", opts.optarg);
@@ -606,6 +613,8 @@ int main(int argc, char **argv)
 	}
 	if (period || told)
 		period_ms = period;	/* the command line wins */
+	privileges_drop(user ? user : "pcp", &proc_mount, said, sizeof said);
+	pmNotifyErr(LOG_INFO, "%s", said);
 	pmdaConnect(&dispatch);
 	daemon_loop(&dispatch);
 	exit(0);
