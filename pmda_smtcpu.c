@@ -53,6 +53,7 @@ static const struct cluster *const clusters[NUM_CLUSTERS] = {
 	[CLUSTER_CORECTR] = &corectr_cluster,
 	[CLUSTER_CORECTR_ALL] = &corectr_all_cluster,
 	[CLUSTER_SCHED_MAP] = &sched_map_cluster,
+	[CLUSTER_SCHED_UID] = &sched_uid_cluster,
 };
 
 /* pmdaInit's metric table, made from the clusters' at start. */
@@ -205,7 +206,7 @@ static void refresh_instances(void)
 			       (void *)&sampler.status[src]);
 	sched_map_instances();
 	for (int i = 0; i < NUM_INDOMS; i++)
-		if (i != PROC_INDOM && i != CGROUP_INDOM && i != MAP_INDOM)	/* not worth keeping */
+		if (i != PROC_INDOM && i != CGROUP_INDOM && i != MAP_INDOM && i != UID_INDOM)	/* not worth keeping */
 			pmdaCacheOp(indom(i), PMDA_CACHE_SAVE);
 	topology_seen = sampler.topo.generation;
 	amd_seen = amd()->generation;
@@ -359,7 +360,7 @@ static void free_inresult(pmInResult *res)
  * (sched_instance_list and sched_instance_allowed). */
 static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result, pmdaExt *pmda)
 {
-	bool charged = in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM);
+	bool charged = in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM) || in == indom(UID_INDOM);
 	int sts;
 
 	if (pass_due())
@@ -443,7 +444,8 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	if (dp->status != 0)
 		return;
 	for (int i = 0; i < NUM_INDOMS; i++)
-		if (i != PROC_INDOM && i != CGROUP_INDOM && i != CPU_INDOM && i != MAP_INDOM)
+		if (i != PROC_INDOM && i != CGROUP_INDOM && i != CPU_INDOM && i != MAP_INDOM &&
+		    i != UID_INDOM)
 			pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
 	sts = sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);

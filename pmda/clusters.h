@@ -29,6 +29,7 @@ enum {
 	CLUSTER_CORECTR_ALL = 13,	/* 13 core.all.* */
 	/* pmda/sched.c */
 	CLUSTER_SCHED_MAP = 14,		/* 14 smtcpu.sched.map.* */
+	CLUSTER_SCHED_UID = 15,		/* 15 smtcpu.sched.uid.* */
 
 	NUM_CLUSTERS			/* one more than the highest cluster */
 };
@@ -45,6 +46,7 @@ enum {
 	PROC_INDOM = 8,			/* processes the software PURR has charged */
 	CGROUP_INDOM = 9,		/* cgroups the software PURR has charged */
 	MAP_INDOM = 10,			/* the software PURR's charge maps: tasks, cgroups */
+	UID_INDOM = 11,			/* uids holding processes in the tasks map */
 
 	NUM_INDOMS
 };

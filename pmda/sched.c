@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,12 @@ enum {	/* CLUSTER_PROC */
 enum {	/* CLUSTER_CGROUP */
 	SMT_CGROUP_THROUGHPUT = 0,
 	SMT_CGROUP_BUSY = 1,
+};
+
+enum {	/* CLUSTER_SCHED_UID */
+	SCHED_UID_TASKS = 0,
+	SCHED_UID_REFUSED = 1,
+	SCHED_UID_REFUSED_TIME = 2,
 };
 
 enum {	/* CLUSTER_SCHED_MAP */
@@ -114,7 +121,41 @@ static int fetch_map(unsigned int item, void *priv, pmAtomValue *atom)
 	return PMDA_FETCH_STATIC;
 }
 
+static const struct metric uid_metrics[] = {
+	{ "smtcpu.sched.uid.tasks", SCHED_UID_TASKS, PM_TYPE_U32, UID_INDOM, PM_SEM_INSTANT, COUNT_UNITS },
+	{ "smtcpu.sched.uid.refused", SCHED_UID_REFUSED, PM_TYPE_U64, UID_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
+	{ "smtcpu.sched.uid.refused_time", SCHED_UID_REFUSED_TIME, PM_TYPE_DOUBLE, UID_INDOM, PM_SEM_COUNTER, MS_UNITS },
+};
+
+/* priv is the uid's place in sched()->uids + 1, as this pass published
+ * it.  A uid's figures are a user's, as its processes are: none to a
+ * client without credentials, and its own uid's alone to one /proc shows
+ * only its own processes. */
+static int fetch_uid(unsigned int item, void *priv, pmAtomValue *atom)
+{
+	int i = (int)(intptr_t)priv - 1;
+	const struct sched_uid *u;
+	struct process_view view;
+	int sts;
+
+	if (i < 0 || i >= sched()->nuids)
+		return PM_ERR_INST;
+	if ((sts = client_process_access(&view)) < 0)
+		return sts;
+	u = &sched()->uids[i];
+	if (!client_sees(&view, u->uid))
+		return PMDA_FETCH_NOVALUES;
+	switch (item) {
+	case SCHED_UID_TASKS: atom->ul = u->tasks; break;
+	case SCHED_UID_REFUSED: atom->ull = u->refused; break;
+	case SCHED_UID_REFUSED_TIME: atom->d = (double)u->refused_clock / 1e6; break;
+	default: return PM_ERR_PMID;
+	}
+	return PMDA_FETCH_STATIC;
+}
+
 const struct cluster proc_cluster = CLUSTER(proc_metrics, fetch_proc);
+const struct cluster sched_uid_cluster = CLUSTER(uid_metrics, fetch_uid);
 const struct cluster cgroup_cluster = CLUSTER(cgroup_metrics, fetch_cgroup);
 const struct cluster sched_map_cluster = CLUSTER(map_metrics, fetch_map);
 
@@ -410,6 +451,51 @@ static int view_of(const struct publisher *p, struct process_view *view)
 	return client_process_access(view);
 }
 
+/* The uids the client may see, as an instance request lists them. */
+static int uid_instance_list(pmInResult **result)
+{
+	pmInDom in = indom(UID_INDOM);
+	struct process_view view;
+	pmInResult *res;
+	int n = 0, sts;
+
+	if ((sts = client_process_access(&view)) < 0)
+		return sts;
+	if ((res = calloc(1, sizeof *res)) == NULL)
+		return -ENOMEM;
+	res->indom = in;
+	res->instlist = calloc((size_t)sched()->nuids + 1, sizeof *res->instlist);
+	res->namelist = calloc((size_t)sched()->nuids + 1, sizeof *res->namelist);
+	if (res->instlist == NULL || res->namelist == NULL)
+		goto nomem;
+	for (int i = 0; i < sched()->nuids; i++) {
+		char name[16];
+		int inst;
+
+		if (!client_sees(&view, sched()->uids[i].uid))
+			continue;
+		if (sched()->uids[i].uid == SP_UID_UNKNOWN)
+			snprintf(name, sizeof name, "unknown");
+		else
+			snprintf(name, sizeof name, "%u", sched()->uids[i].uid);
+		if (pmdaCacheLookupName(in, name, &inst, NULL) != PMDA_CACHE_ACTIVE)
+			continue;
+		if ((res->namelist[n] = strdup(name)) == NULL)
+			goto nomem;
+		res->instlist[n++] = inst;
+	}
+	res->numinst = n;
+	*result = res;
+	return 0;
+nomem:
+	for (int i = 0; i < n; i++)
+		free(res->namelist[i]);
+	free(res->namelist);
+	free(res->instlist);
+	free(res);
+	return -ENOMEM;
+}
+
 int sched_instance_list(pmInDom in, pmInResult **result)
 {
 	const struct publisher *p = publisher_of(in);
@@ -417,6 +503,8 @@ int sched_instance_list(pmInDom in, pmInResult **result)
 	pmInResult *res;
 	int n = 0, kept = 0, sts;
 
+	if (in == indom(UID_INDOM))
+		return uid_instance_list(result);
 	if (p == NULL)
 		return PM_ERR_INDOM;
 	if ((sts = view_of(p, &view)) < 0)
@@ -464,8 +552,19 @@ int sched_instance_allowed(pmInDom in, int inst)
 {
 	const struct publisher *p = publisher_of(in);
 	struct process_view view;
+	void *priv = NULL;
 	int sts;
 
+	if (in == indom(UID_INDOM)) {
+		int i;
+
+		if ((sts = client_process_access(&view)) < 0 || view.all || inst == (int)PM_IN_NULL)
+			return sts;
+		if (pmdaCacheLookup(in, inst, NULL, &priv) != PMDA_CACHE_ACTIVE ||
+		    (i = (int)(intptr_t)priv - 1) < 0 || i >= sched()->nuids)
+			return PM_ERR_INST;
+		return client_sees(&view, sched()->uids[i].uid) ? 0 : PM_ERR_INST;
+	}
 	if (p == NULL || (sts = view_of(p, &view)) < 0)
 		return p == NULL ? 0 : sts;
 	if (view.all)
@@ -479,8 +578,28 @@ int sched_instance_allowed(pmInDom in, int inst)
 	return PM_ERR_INST;
 }
 
+/* Every uid the tasks map holds processes of, or refused some: named by
+ * its number ("unknown": charged with no task at hand). */
+static void publish_uids(void)
+{
+	pmInDom in = indom(UID_INDOM);
+	char name[16];
+
+	pmdaCacheOp(in, PMDA_CACHE_INACTIVE);
+	for (int i = 0; i < sched()->nuids; i++) {
+		uint32_t uid = sched()->uids[i].uid;
+
+		if (uid == SP_UID_UNKNOWN)
+			snprintf(name, sizeof name, "unknown");
+		else
+			snprintf(name, sizeof name, "%u", uid);
+		pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(i + 1));
+	}
+}
+
 void sched_publish(double now)
 {
 	for (int i = 0; i < 2; i++)
 		publish(&publishers[i], now);
+	publish_uids();
 }

@@ -61,6 +61,7 @@ extern const struct cluster agent_cluster;						/* agent.c */
 extern const struct cluster purr_cpu_cluster, purr_all_cluster, lpar_cluster;	/* power.c */
 extern const struct cluster df_cluster, l3_cluster;					/* amd.c */
 extern const struct cluster proc_cluster, cgroup_cluster, sched_map_cluster;		/* sched.c */
+extern const struct cluster sched_uid_cluster;						/* sched.c */
 extern const struct cluster corectr_cluster, corectr_all_cluster;			/* corectr.c */
 
 /* CLUSTER_AGENT's items, here rather than in agent.c because the store
@@ -98,12 +99,13 @@ const struct sched_table *sched_table_of(int serial);
 void sched_publish(double now);
 void sched_map_instances(void);
 /* Every instance of PROC_INDOM or CGROUP_INDOM, those that left a moment
- * ago (inactive) too, for an instance request naming them all. */
+ * ago (inactive) too, or of UID_INDOM, for an instance request naming them
+ * all: those the client at hand may see. */
 int sched_instance_list(pmInDom in, pmInResult **result);
-/* Whether the client at hand may have an instance of PROC_INDOM or
- * CGROUP_INDOM named to it: 0, PM_ERR_PERMISSION (a client without
- * credentials asking of processes) or PM_ERR_INST (one it may not see);
- * 0 for any other domain. */
+/* Whether the client at hand may have an instance of PROC_INDOM,
+ * CGROUP_INDOM or UID_INDOM named to it: 0, PM_ERR_PERMISSION (a client
+ * without credentials asking of processes or uids) or PM_ERR_INST (one it
+ * may not see); 0 for any other domain. */
 int sched_instance_allowed(pmInDom in, int inst);
 
 /* An estimated count to the nearest whole one. */

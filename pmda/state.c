@@ -20,6 +20,7 @@ pmdaIndom indomtab[NUM_INDOMS] = {
 	{ PROC_INDOM, 0, NULL },
 	{ CGROUP_INDOM, 0, NULL },
 	{ MAP_INDOM, 0, NULL },
+	{ UID_INDOM, 0, NULL },
 };
 
 struct sampler sampler;

@@ -41,6 +41,7 @@
 #include "counters.h"
 #include "log.h"
 #include "sampler.h"
+#include "config.h"
 #include "sched_purr.h"
 #include "source.h"
 #include "source_amd.h"
@@ -208,7 +209,7 @@ static int schedcores(int ncpus, int n)
 	int per = n / BATCHES > 0 ? n / BATCHES : 1, got = 0;
 
 	smt_log_set_sink(bench_quiet);
-	if (ncpus < 1 || sched_purr_open(&sp, ncpus, why, sizeof why) < 0) {
+	if (ncpus < 1 || sched_purr_open(&sp, ncpus, CONFIG_DEFAULT_PROCESSES, why, sizeof why) < 0) {
 		fprintf(stderr, "agent: software PURR for %d CPUs: %s\n", ncpus, ncpus < 1 ? "none" : why);
 		return 1;
 	}

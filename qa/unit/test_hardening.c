@@ -390,7 +390,7 @@ static void errors_quote_no_content(void **state)
 	assert_int_equal(config_parse(&cfg, "c", conf, sizeof conf - 1), 5);
 	assert_string_equal(cfg.first_error, "c:1: unknown setting (expected period, fresh, table, "
 			    "basis, model, pmu_counters, dram_channels, dram_peak, xgmi, replay, sched, "
-			    "siblings or retire)");
+			    "siblings, retire or processes)");
 	assert_int_equal(logged, 5);
 	assert_false(quoted);
 	fixture_new("quote");

@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "config.h"
 #include "sched_purr.h"
 #include "unit.h"
 
@@ -168,7 +169,7 @@ static void read_is_settled_or_said(void **state)
 		print_message("skipped: one CPU: the child needs CPU 1 beside the reader\n");
 		skip();
 	}
-	if (geteuid() != 0 || sched_purr_open(&sp, ncpus, why, sizeof why) < 0) {
+	if (geteuid() != 0 || sched_purr_open(&sp, ncpus, CONFIG_DEFAULT_PROCESSES, why, sizeof why) < 0) {
 		print_message("skipped: the software PURR cannot run here: %s\n",
 			      geteuid() != 0 ? "not root" : why);
 		skip();

@@ -213,8 +213,8 @@ static int parse_reading(struct replay_trace *rb, char **w, int nw, char *why, s
 		return -1;
 	}
 	if (nw != 3 + g->n) {
-		snprintf(why, whysize, "a reading of a group of %d counters: expected ENABLED RUNNING "
-			 "and %d counts", g->n, g->n);
+		snprintf(why, whysize, "a reading of a %d-counter group needs ENABLED RUNNING and "
+			 "%d counts", g->n, g->n);
 		return -1;
 	}
 	r = reading(rb, rb->nsteps - 1, (int)(g - rb->group));

@@ -316,9 +316,17 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 			     CONFIG_MIN_RETIRE_MS / 1000, CONFIG_MAX_PERIOD_MS / 1000);
 		else
 			cfg->retire_ms = ms;
+	} else if (strcmp(word[0], "processes") == 0) {
+		int count = n == 2 ? parse_count(word[1], CONFIG_MAX_PROCESSES) : 0;
+		if (count < CONFIG_MIN_PROCESSES)
+			fail(cfg, lineno, "processes takes a count from %d to %d, e.g. \"processes "
+			     "65536\"", CONFIG_MIN_PROCESSES, CONFIG_MAX_PROCESSES);
+		else
+			cfg->processes = (unsigned)count;
 	} else {
 		fail(cfg, lineno, "unknown setting (expected period, fresh, table, basis, model, "
-		     "pmu_counters, dram_channels, dram_peak, xgmi, replay, sched, siblings or retire)");
+		     "pmu_counters, dram_channels, dram_peak, xgmi, replay, sched, siblings, retire or "
+		     "processes)");
 	}
 }
 
@@ -330,6 +338,7 @@ static void defaults(struct smt_config *cfg, const char *path)
 	cfg->xgmi = 1;
 	cfg->sched = 1;
 	cfg->retire_ms = CONFIG_DEFAULT_RETIRE_MS;
+	cfg->processes = CONFIG_DEFAULT_PROCESSES;
 	if (path)
 		snprintf(cfg->path, sizeof cfg->path, "%s", path);
 }

@@ -27,6 +27,8 @@
  *                                  whatever sysfs says (e.g. "siblings 0-1")
  *   retire 60s                     how long a process that ended, or a cgroup
  *                                  removed, is served; then as long inactive
+ *   processes 65536                how many processes the software PURR holds
+ *                                  at once (each uid at most a quarter)
  *
  * A bad line is reported as FILE:LINE: why, and skipped; the rest applies.
  */
@@ -50,6 +52,9 @@
 #define CONFIG_MAX_FRESH_MS 1000
 #define CONFIG_DEFAULT_RETIRE_MS 60000
 #define CONFIG_MIN_RETIRE_MS 1000	/* clients must have time to name what left */
+#define CONFIG_DEFAULT_PROCESSES 65536
+#define CONFIG_MIN_PROCESSES 1024
+#define CONFIG_MAX_PROCESSES (4 << 20)
 #define CONFIG_MAX_LINE 1022		/* characters, without the newline */
 #define CONFIG_MAX_BYTES (1 << 20)	/* a configuration file is read whole */
 
@@ -68,6 +73,7 @@ struct smt_config {
 	char replay[PATH_MAX];		/* "" for perf_event_open */
 	int sched;			/* the software PURR (default 1) */
 	unsigned retire_ms;		/* an ended process served, then inactive, each */
+	unsigned processes;		/* the software PURR's tasks map holds this many */
 	char siblings[CONFIG_MAX_SIBLINGS][64];	/* CPU lists counted as one core */
 	int nsiblings;
 	int nerrors;

@@ -46,6 +46,14 @@ typedef struct {
 	int counter;
 } atomic_t;
 
+typedef struct {
+	__u32 val;
+} kuid_t;
+
+struct cred {
+	kuid_t uid;
+} __attribute__((preserve_access_index));
+
 struct signal_struct {
 	atomic_t live;
 } __attribute__((preserve_access_index));
@@ -86,6 +94,7 @@ struct task_struct {
 	struct task_struct *group_leader;
 	struct signal_struct *signal;
 	struct css_set *cgroups;
+	const struct cred *real_cred;
 	struct sched_entity se;
 	struct sched_info sched_info;
 } __attribute__((preserve_access_index));
@@ -135,6 +144,24 @@ struct {
 	__type(value, struct sp_refused);
 } refused SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SP_UIDS);
+	__type(key, __u32);
+	__type(value, struct sp_uid_made);
+} uid_made SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, SP_UIDS);
+	__type(key, __u32);
+	__type(value, struct sp_uid_freed);
+} uid_freed SEC(".maps");
+
+/* The most entries of tasks[] one uid may hold: set by the loader to the
+ * map's capacity over SP_UID_SHARE. */
+const volatile __u64 uid_share = 16384;
+
 /* A charge map had no room for: counted, entries only for a newcomer. */
 static __always_inline void refuse(__u32 map, __u64 entries, __u64 clock, __u64 busy)
 {
@@ -147,14 +174,44 @@ static __always_inline void refuse(__u32 map, __u64 entries, __u64 clock, __u64 
 	}
 }
 
-/* comm: the leader's name for a new entry, 0 where the task is not at
- * hand.  gone: the process's last thread is switching out for the last time
- * (an entry made now, after sched_process_exit, would otherwise never be
- * known to have ended). */
-static __always_inline void charge_task(const char *comm, __u32 tgid, __u64 start, __u64 clock,
-					__u64 busy, _Bool gone)
+/* uid's count in uid_made[], made where it has none; 0 where that map is
+ * full (the uid is then not bounded). */
+static __always_inline struct sp_uid_made *uid_count(__u32 uid)
+{
+	struct sp_uid_made *m = bpf_map_lookup_elem(&uid_made, &uid);
+
+	if (!m) {
+		struct sp_uid_made none = {};
+
+		bpf_map_update_elem(&uid_made, &uid, &none, BPF_NOEXIST);
+		m = bpf_map_lookup_elem(&uid_made, &uid);
+	}
+	return m;
+}
+
+/* Whether uid holds its whole share of tasks[] (then counted refused). */
+static __always_inline _Bool uid_full(struct sp_uid_made *m, __u32 uid, __u64 clock)
+{
+	struct sp_uid_freed *f = bpf_map_lookup_elem(&uid_freed, &uid);
+	__u64 gone = m->replaced + (f ? f->freed : 0);
+
+	if (m->made < gone + uid_share)
+		return 0;
+	__sync_fetch_and_add(&m->refused, 1);
+	__sync_fetch_and_add(&m->refused_clock, clock);
+	return 1;
+}
+
+/* leader: the process's leader for a new entry (its name and uid), 0
+ * where the task is not at hand.  gone: the process's last thread is
+ * switching out for the last time (an entry made now, after
+ * sched_process_exit, would otherwise never be known to have ended). */
+static __always_inline void charge_task(const struct task_struct *leader, __u32 tgid, __u64 start,
+					__u64 clock, __u64 busy, _Bool gone)
 {
 	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
+	struct sp_uid_made *m, *old = 0;
+	__u32 uid = SP_UID_UNKNOWN;
 
 	if (t && t->start == start) {
 		__sync_fetch_and_add(&t->clock, clock);
@@ -163,13 +220,31 @@ static __always_inline void charge_task(const char *comm, __u32 tgid, __u64 star
 			t->exited = bpf_ktime_get_ns();
 		return;
 	}
-	/* New, or a new process under a PID reused: start it afresh. */
-	struct sp_task fresh = { .clock = clock, .busy = busy, .start = start,
-				 .exited = gone ? bpf_ktime_get_ns() : 0 };
-	if (comm)
-		bpf_probe_read_kernel_str(fresh.comm, sizeof fresh.comm, comm);
-	if (bpf_map_update_elem(&tasks, &tgid, &fresh, BPF_ANY) != 0)
+	/* New, or a new process under a PID reused: start it afresh, within
+	 * its uid's share. */
+	if (leader)
+		uid = leader->real_cred->uid.val;
+	m = uid_count(uid);
+	if (m && uid_full(m, uid, clock)) {
 		refuse(SP_MAP_TASKS, 1, clock, busy);
+		return;
+	}
+	if (t) {
+		__u32 was = t->uid;
+		old = bpf_map_lookup_elem(&uid_made, &was);
+	}
+	struct sp_task fresh = { .clock = clock, .busy = busy, .start = start,
+				 .exited = gone ? bpf_ktime_get_ns() : 0, .uid = uid };
+	if (leader)
+		bpf_probe_read_kernel_str(fresh.comm, sizeof fresh.comm, leader->comm);
+	if (bpf_map_update_elem(&tasks, &tgid, &fresh, BPF_ANY) != 0) {
+		refuse(SP_MAP_TASKS, 1, clock, busy);
+		return;
+	}
+	if (m)
+		__sync_fetch_and_add(&m->made, 1);
+	if (old)
+		__sync_fetch_and_add(&old->replaced, 1);
 }
 
 /* A new cgroup's entry names it while it can: the task at hand is the one
@@ -416,12 +491,13 @@ static __always_inline void leaving(struct sp_cpu *here, struct spell *s)
 
 /* After the lock: what close_spell left for the maps, then counted landed
  * (the helpers' calls keep the store after the charges). */
-static __always_inline void charge(struct sp_cpu *here, const struct spell *s, const char *comm)
+static __always_inline void charge(struct sp_cpu *here, const struct spell *s,
+				   const struct task_struct *leader)
 {
 	if (s->out.busy)
 		flush(&s->out);
 	if (s->direct) {
-		charge_task(comm, s->tgid, s->start, s->clock, s->busy, s->gone);
+		charge_task(leader, s->tgid, s->start, s->clock, s->busy, s->gone);
 		charge_cgroup(s->cgroup, s->clock, s->busy);
 	}
 	if (s->seq)
@@ -537,7 +613,7 @@ int BPF_PROG(sched_switch, _Bool preempt, struct task_struct *prev, struct task_
 
 	if (before)
 		charge(here, before, 0);
-	charge(here, &s, ran ? leader->comm : 0);
+	charge(here, &s, ran ? leader : 0);
 	return 0;
 }
 

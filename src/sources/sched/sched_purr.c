@@ -89,14 +89,15 @@ static int refused(char *why, size_t whylen, const char *step, int err)
 	return -err;
 }
 
-int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
+int sched_purr_open(struct sched_purr *sp, int ncpus, uint32_t processes, char *why,
+		    size_t whylen)
 {
 	struct sched_purr_bpf *skel;
 	int err;
 
 	memset(sp, 0, sizeof *sp);
 	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
-	sp->refused_fd = -1;
+	sp->refused_fd = sp->uid_made_fd = sp->uid_freed_fd = -1;
 	libbpf_set_print(libbpf_to_log);
 	verdict[0] = '\0';
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
@@ -129,10 +130,12 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
 	sp->ncpus = ncpus;
 	if (bpf_map__set_max_entries(skel->maps.cpus, (__u32)ncpus) ||
 	    bpf_map__set_max_entries(skel->maps.shares, (__u32)ncpus) ||
-	    bpf_map__set_max_entries(skel->maps.cores, (__u32)ncpus)) {
+	    bpf_map__set_max_entries(skel->maps.cores, (__u32)ncpus) ||
+	    bpf_map__set_max_entries(skel->maps.tasks, processes)) {
 		err = refused(why, whylen, "sizing maps", errno);
 		goto cleanup;
 	}
+	skel->rodata->uid_share = processes / SP_UID_SHARE;
 	if ((err = sched_purr_bpf__load(skel)) != 0) {
 		err = refused(why, whylen, "load", -err);
 		goto cleanup;
@@ -143,6 +146,8 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen)
 	sp->tasks_fd = bpf_map__fd(skel->maps.tasks);
 	sp->cgroups_fd = bpf_map__fd(skel->maps.cgroups);
 	sp->refused_fd = bpf_map__fd(skel->maps.refused);
+	sp->uid_made_fd = bpf_map__fd(skel->maps.uid_made);
+	sp->uid_freed_fd = bpf_map__fd(skel->maps.uid_freed);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		sp->keys[cpu] = (__u32)cpu;
 		if ((err = sched_purr_map_cpu(sp, cpu, -1, 0)) < 0) {
@@ -387,10 +392,45 @@ uint32_t sched_purr_capacity(const struct sched_purr *sp, enum sp_map map)
 	return bpf_map__max_entries(m);
 }
 
-void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid)
+struct uid_visit {
+	struct sched_purr *sp;
+	void (*fn)(void *arg, uint32_t uid, const struct sp_uid_made *m, uint64_t freed);
+	void *arg;
+};
+
+static void visit_uid(void *ctx, __u32 i)
 {
-	__u32 key = tgid;
-	bpf_map_delete_elem(sp->tasks_fd, &key);
+	struct uid_visit *v = ctx;
+	struct sp_uid_freed f = { 0 };
+	__u32 uid = v->sp->uid_key[i];
+
+	bpf_map_lookup_elem(v->sp->uid_freed_fd, &uid, &f);	/* (none yet: 0) */
+	v->fn(v->arg, uid, &v->sp->uid_made[i], f.freed);
+}
+
+int sched_purr_each_uid(struct sched_purr *sp,
+			void (*fn)(void *arg, uint32_t uid, const struct sp_uid_made *m, uint64_t freed),
+			void *arg)
+{
+	struct uid_visit v = { sp, fn, arg };
+	return each_entry(sp->uid_made_fd, sp->uid_key, sp->uid_made, visit_uid, &v);
+}
+
+/* Only the loader writes uid_freed[], so reading and writing it back
+ * loses nothing. */
+void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid, uint64_t start)
+{
+	struct sp_task t;
+	struct sp_uid_freed f = { 0 };
+	__u32 key = tgid, uid;
+
+	if (bpf_map_lookup_elem(sp->tasks_fd, &key, &t) != 0 || t.start != start ||
+	    bpf_map_delete_elem(sp->tasks_fd, &key) != 0)
+		return;		/* (gone, or the PID's next process's) */
+	uid = t.uid;
+	bpf_map_lookup_elem(sp->uid_freed_fd, &uid, &f);
+	f.freed++;
+	bpf_map_update_elem(sp->uid_freed_fd, &uid, &f, BPF_ANY);
 }
 
 void sched_purr_forget_cgroup(struct sched_purr *sp, uint64_t id)

@@ -26,6 +26,7 @@ struct sched_purr {
 	struct sched_purr_bpf *skel;
 	int ncpus;			/* entries of cpus[], shares[] and cores[] */
 	int cpus_fd, shares_fd, cores_fd, tasks_fd, cgroups_fd, refused_fd;
+	int uid_made_fd, uid_freed_fd;
 	int npossible;			/* the kernel's possible CPUs: refused[]'s values */
 	struct sp_refused *refused;	/* [npossible]: one entry of refused[] as read */
 	struct sp_core *core;		/* [ncpus]: cores[] as read by sched_purr_read_cores */
@@ -38,13 +39,17 @@ struct sched_purr {
 	struct sp_task task[SP_TASK_CHUNK];
 	__u64 cgroup_key[SP_TASK_CHUNK];
 	struct sp_cgroup cgroup[SP_TASK_CHUNK];
+	__u32 uid_key[SP_TASK_CHUNK];
+	struct sp_uid_made uid_made[SP_TASK_CHUNK];
 };
 
 /* Loads and attaches the program, cores[] sized for ncpus possible CPUs,
- * every CPU not counted until sched_purr_map_cpu.  Returns 0, or -errno
+ * tasks[] for processes (each uid a share, SP_UID_SHARE), every CPU not
+ * counted until sched_purr_map_cpu.  Returns 0, or -errno
  * with why ("the kernel has no BTF ...", "refused: ...", "out of memory"),
  * having released all it took: sched_purr_close is for an open one. */
-int sched_purr_open(struct sched_purr *sp, int ncpus, char *why, size_t whylen);
+int sched_purr_open(struct sched_purr *sp, int ncpus, uint32_t processes, char *why,
+		    size_t whylen);
 void sched_purr_close(struct sched_purr *sp);
 
 /* Counts cpu's switches as thread slot of core (a core is named by its
@@ -97,8 +102,16 @@ int sched_purr_refused(struct sched_purr *sp, enum sp_map map, struct sp_refused
 /* How many entries map can hold. */
 uint32_t sched_purr_capacity(const struct sched_purr *sp, enum sp_map map);
 
-/* Forgets a process or cgroup the caller has retired. */
-void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid);
+/* Calls fn for every uid the program has counted: what it made, replaced
+ * and refused for it, and what the loader freed; returns the count or
+ * -errno. */
+int sched_purr_each_uid(struct sched_purr *sp,
+			void (*fn)(void *arg, uint32_t uid, const struct sp_uid_made *m, uint64_t freed),
+			void *arg);
+
+/* Forgets a process (that one: tgid and start) or cgroup the caller has
+ * retired; the process's uid has a place in its share again. */
+void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid, uint64_t start);
 void sched_purr_forget_cgroup(struct sched_purr *sp, uint64_t id);
 
 #endif

@@ -92,6 +92,32 @@ struct sp_task {
 	__u64 start;		/* its leader's start_time: a new process under an old PID differs */
 	__u64 exited;		/* when the last thread exited, 0 while it lives */
 	char comm[SP_COMM_LEN];	/* the leader's, when first charged */
+	__u32 uid;		/* the leader's real uid then, SP_UID_UNKNOWN where not at hand */
+	__u32 pad;
+};
+
+/*
+ * One user's share of tasks[]: a uid may hold at most the map's capacity
+ * over SP_UID_SHARE entries, so that one user's fork storm cannot keep
+ * every other user's processes out.  What a uid holds is what the program
+ * made for it, less what it replaced (a new process under a PID reused)
+ * and what the loader removed; each side writes only its own map.
+ */
+#define SP_UID_SHARE 4
+#define SP_UID_UNKNOWN 0xffffffffu
+#define SP_UIDS 4096		/* uids counted at once; past them, not bounded */
+
+/* uid_made[uid], written by the program alone. */
+struct sp_uid_made {
+	__u64 made;		/* entries made for the uid, cumulative */
+	__u64 replaced;		/* of them, replaced under their PID by a newcomer */
+	__u64 refused;		/* newcomers refused: the uid held its share */
+	__u64 refused_clock;	/* calibrated ns their charges held */
+};
+
+/* uid_freed[uid], written by the loader alone: entries it removed. */
+struct sp_uid_freed {
+	__u64 freed;
 };
 
 /* cgroups[cgroup v2 id] */

@@ -28,6 +28,8 @@ struct sched_entry {
 	bool ghost;		/* ended, its key taken by another: kept, not read */
 	uint32_t owner;		/* a process's uid as /proc showed it when named
 				   (SCHED_OWNER_UNKNOWN: gone by then) */
+	bool pending;		/* a CPU holds a charge for it not yet in the map */
+	bool forgotten;		/* ended, and gone from the program's map: kept, not read */
 	char name[SCHED_NAME_MAX];	/* the instance name */
 };
 

@@ -249,7 +249,7 @@ static int sched_source_init(const struct source_ctx *ctx, void *state)
 	for (int cpu = 0; cpu < n; cpu++)
 		st->core_of[cpu] = st->slot_of[cpu] = -1;
 	/* Refused, or out of memory loading it: the program is off, not the agent. */
-	if ((sts = sched_purr_open(&st->sp, n, why, sizeof why)) < 0)
+	if ((sts = sched_purr_open(&st->sp, n, ctx->config->processes, why, sizeof why)) < 0)
 		return stay_off(ctx, st, why);
 	st->on = true;
 	for (int m = 0; m < SP_NMAPS; m++)
@@ -398,6 +398,18 @@ static void read_task(void *arg, uint32_t tgid, const struct sp_task *t)
 	e->seen = true;
 }
 
+/* What each uid holds of the tasks map, and what its share refused. */
+static void read_uid(void *arg, uint32_t uid, const struct sp_uid_made *m, uint64_t freed)
+{
+	struct sched_state *st = arg;
+	uint64_t gone = m->replaced + freed;
+
+	if (st->nuids == SP_UIDS || (m->made <= gone && m->refused == 0))
+		return;
+	st->uids[st->nuids++] = (struct sched_uid){ uid, m->made > gone ? (uint32_t)(m->made - gone) : 0,
+						    m->refused, m->refused_clock };
+}
+
 static void read_cgroup(void *arg, uint64_t id, const struct sp_cgroup *g)
 {
 	struct sched_state *st = arg;
@@ -454,9 +466,12 @@ static void add_pending(struct sched_state *st, const struct sp_pending *p)
 	if (p->tgid == 0 || p->busy == 0)
 		return;
 	slot = sched_table_find(&st->procs, p->tgid);
-	if (slot >= 0 && st->procs.e[slot].seen && st->procs.e[slot].start == p->start) {
-		st->procs.e[slot].read_clock += p->clock;
-		st->procs.e[slot].read_busy += p->busy;
+	if (slot >= 0 && st->procs.e[slot].start == p->start) {
+		st->procs.e[slot].pending = true;
+		if (st->procs.e[slot].seen) {
+			st->procs.e[slot].read_clock += p->clock;
+			st->procs.e[slot].read_busy += p->busy;
+		}
 	}
 	slot = sched_table_find(&st->cgroups, p->cgroup);
 	if (slot >= 0 && st->cgroups.e[slot].seen) {
@@ -468,7 +483,7 @@ static void add_pending(struct sched_state *st, const struct sp_pending *p)
 static void begin_pass(struct sched_table *t)
 {
 	for (int i = 0; i < t->cap; i++) {
-		t->e[i].seen = false;
+		t->e[i].seen = t->e[i].pending = false;
 		t->e[i].read_clock = t->e[i].read_busy = 0;
 	}
 }
@@ -487,10 +502,11 @@ static bool cgroup_removed(const struct sched_state *st, int mount_fd, uint64_t 
 
 /* Readings become the exported values, which never go back: a spell read
  * under way and then missed between the two map reads comes back next
- * pass.  An entry the map no longer has goes.  A process that exited, or
- * a cgroup found removed (mount_fd >= 0: look this pass), stays an
- * instance retire_ns, its last values served, then leaves the map and
- * the table. */
+ * pass.  An entry the map no longer has goes.  A process that exited
+ * leaves the map SCHED_FORGET_NS later, once no CPU holds a charge for
+ * it; it, or a cgroup found removed (mount_fd >= 0: look this pass),
+ * stays an instance retire_ns, its last values served, then leaves the
+ * table (and a cgroup the map). */
 static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, int mount_fd)
 {
 	for (int i = 0; i < t->cap; i++) {
@@ -498,7 +514,7 @@ static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, 
 
 		if (!e->used)
 			continue;
-		if (!e->seen && !e->ghost) {
+		if (!e->seen && !e->ghost && !e->forgotten) {
 			sched_table_release(t, i);
 			continue;
 		}
@@ -508,10 +524,15 @@ static void end_pass(struct sched_state *st, struct sched_table *t, bool procs, 
 			e->busy = e->read_busy;
 		if (!procs && !e->exited && mount_fd >= 0 && cgroup_removed(st, mount_fd, e->key))
 			e->exited = st->sp.now;
+		/* (a ghost's PID, and map entry, are its successor's) */
+		if (procs && e->exited && !e->ghost && !e->forgotten && !e->pending &&
+		    st->sp.now > e->exited + SCHED_FORGET_NS) {
+			sched_purr_forget_task(&st->sp, (uint32_t)e->key, e->start);
+			e->forgotten = true;
+		}
 		if (e->exited && st->sp.now > e->exited + st->retire_ns) {
-			/* (a ghost's PID, and map entry, are its successor's) */
-			if (procs && !e->ghost)
-				sched_purr_forget_task(&st->sp, (uint32_t)e->key);
+			if (procs && !e->ghost && !e->forgotten)
+				sched_purr_forget_task(&st->sp, (uint32_t)e->key, e->start);
 			else if (!procs)
 				sched_purr_forget_cgroup(&st->sp, e->key);
 			sched_table_release(t, i);
@@ -602,6 +623,9 @@ static void sched_source_read(const struct source_ctx *ctx, void *state, bool cp
 		st->task_errors++;
 	note_use(st, SP_MAP_TASKS, ntasks);
 	note_use(st, SP_MAP_CGROUPS, ncgroups);
+	st->nuids = 0;
+	if (sched_purr_each_uid(&st->sp, read_uid, st) < 0)
+		st->task_errors++;
 	if (sts < 0) {
 		char why[128];
 		snprintf(why, sizeof why, "cannot read the program's cores map: %s", strerror(-sts));

@@ -24,6 +24,10 @@
  * for a counter that started again (src/util/highwater.h): far more than the
  * program ever waits for a core's lock, far less than a restart loses. */
 #define SCHED_BACK_SLACK_NS 1000000000ULL
+/* An ended process leaves the program's map this long after it ended (its
+ * CPUs' last charges have landed long before), though it is served
+ * retire_ns: a crowd of short-lived processes holds the map only as long. */
+#define SCHED_FORGET_NS 2000000000ULL
 
 /* A CPU's software PURR, as increments past a high-water mark: never back. */
 struct sched_clock {
@@ -39,6 +43,15 @@ struct sched_map_use {
 	uint32_t entries, peak;		/* now, and the most seen */
 	uint32_t capacity;
 	struct sp_refused refused;	/* cumulative, from the program */
+};
+
+/* What one uid holds of the program's tasks map, and what its share
+ * refused (SP_UID_SHARE). */
+struct sched_uid {
+	uint32_t uid;			/* SP_UID_UNKNOWN: charged with no task at hand */
+	uint32_t tasks;
+	uint64_t refused;		/* newcomers refused, cumulative */
+	uint64_t refused_clock;		/* calibrated ns they held */
 };
 
 struct sched_state {
@@ -65,6 +78,8 @@ struct sched_state {
 	uint64_t unsettled;		/* passes whose every try saw a charge move */
 	int map_error;			/* -errno of the last failed update of the maps, or 0 */
 	struct sched_map_use maps[SP_NMAPS];	/* by enum sp_map */
+	struct sched_uid uids[SP_UIDS];	/* every uid holding tasks or refused some */
+	int nuids;
 };
 
 extern const struct sampler_source sched_source;
