@@ -1,20 +1,23 @@
 /*
- * Who a client is, and what it may do: pmcd passes the user and group
- * of a client on its local socket (PMDA_FLAG_AUTHORIZE); a client over
- * TCP without authentication, or through pmproxy's REST API, has none.
- * Stores are taken from uid 0 only (as the proc PMDA takes
- * hotproc.control.refresh); processes go only to a client with
- * credentials, and then only those /proc shows its uid.
+ * Who a client is, and what it may do: pmcd passes the user, group and
+ * process of a client on its local socket (PMDA_FLAG_AUTHORIZE); a client
+ * over TCP without authentication has none.  Stores are taken from uid 0
+ * only (as the proc PMDA takes hotproc.control.refresh), and never from
+ * pmproxy; processes go only to a client with credentials, and then only
+ * those /proc shows its uid.
  */
 #include "clients.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "sysroot.h"
 
 struct client {
 	bool has_uid, has_gid;
-	uint32_t uid, gid;
+	uint32_t uid, gid, pid;	/* pid: 0 where pmcd did not say */
 };
 
 static struct client *clients;	/* by context number, grown as contexts come */
@@ -68,16 +71,19 @@ int clients_attribute(int ctx, int attr, const char *value, int length, pmdaExt 
 
 	if ((sts = pmdaAttribute(ctx, attr, value, length, pmda)) < 0)
 		return sts;
-	if ((attr != PMDA_ATTR_USERID && attr != PMDA_ATTR_GROUPID) || !parse_id(value, length, &id))
+	if ((attr != PMDA_ATTR_USERID && attr != PMDA_ATTR_GROUPID && attr != PMDA_ATTR_PROCESSID) ||
+	    !parse_id(value, length, &id))
 		return 0;
 	if ((c = client_of(ctx, true)) == NULL)
 		return -ENOMEM;
 	if (attr == PMDA_ATTR_USERID) {
 		c->uid = id;
 		c->has_uid = true;
-	} else {
+	} else if (attr == PMDA_ATTR_GROUPID) {
 		c->gid = id;
 		c->has_gid = true;
+	} else {
+		c->pid = id;
 	}
 	return 0;
 }
@@ -107,11 +113,24 @@ static bool credentials(uint32_t *uid, uint32_t *gid)
 	return true;
 }
 
+/* pmproxy speaks for its REST clients, whom it does not authenticate, in
+ * its own name: root's, where it runs as root. */
+static bool a_proxy(uint32_t pid)
+{
+	char comm[32];
+
+	return pid != 0 && sr_read_small(comm, sizeof comm, "/proc/%u/comm", pid) > 0 &&
+	       strcmp(comm, "pmproxy") == 0;
+}
+
 bool client_may_store(void)
 {
+	const struct client *c;
 	uint32_t uid, gid;
 
-	return credentials(&uid, &gid) && uid == 0;
+	if (!credentials(&uid, &gid) || uid != 0)
+		return false;
+	return dso || (c = client_of(pmdaGetContext(), false)) == NULL || !a_proxy(c->pid);
 }
 
 int client_process_access(struct process_view *view)

@@ -28,7 +28,8 @@ void clients_setup(bool dso_mode, bool all_access, const struct proc_mount *moun
 int clients_attribute(int ctx, int attr, const char *value, int length, pmdaExt *pmda);
 void clients_end(int ctx);
 
-/* Whether the client of the request at hand may store: uid 0 only. */
+/* Whether the client of the request at hand may store: uid 0 only, and
+ * not pmproxy (which stores for REST clients it has not authenticated). */
 bool client_may_store(void);
 
 /* The processes the client at hand may see: 0 and *view set, or

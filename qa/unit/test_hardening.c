@@ -405,6 +405,12 @@ static void errors_quote_no_content(void **state)
 	sr_set_root(NULL);
 	assert_null(ctr_backend_new(path, 4, why, sizeof why));
 	assert_non_null(strstr(why, "replay refused"));
+	/* the configuration refuses it first, by line */
+	snprintf(why, sizeof why, "period 1s\nreplay %s\n", path);
+	assert_int_equal(config_parse(&cfg, "c", why, strlen(why)), 1);
+	assert_string_equal(cfg.replay, "");
+	assert_string_equal(cfg.first_error, "c:2: replay is read only under a root given by -r or "
+			    "$SMTCPU_ROOT, never on this machine's; ignored");
 	sr_set_root(fixture_root);
 	assert_null(ctr_backend_new(path, 4, why, sizeof why));	/* (read, and refused as above) */
 	assert_null(strstr(why, "SECRET"));

@@ -11,6 +11,7 @@
 #include "log.h"
 #include "parsenum.h"
 #include "readfile.h"
+#include "sysroot.h"
 
 static void fail(struct smt_config *cfg, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -300,8 +301,14 @@ static void apply_line(struct smt_config *cfg, int lineno, char *text, int *mode
 	} else if (strcmp(word[0], "xgmi") == 0) {
 		parse_on_off(cfg, lineno, n, word, &cfg->xgmi);
 	} else if (strcmp(word[0], "replay") == 0) {
+		/* A trace stands in for the counters of a tree given as the
+		 * root, never for this machine's: a root daemon would serve
+		 * what any file named here holds. */
 		if (n != 2)
 			fail(cfg, lineno, "replay takes one trace file");
+		else if (strcmp(sr_root(), "/") == 0)
+			fail(cfg, lineno, "replay is read only under a root given by -r or "
+			     "$SMTCPU_ROOT, never on this machine's; ignored");
 		else
 			snprintf(cfg->replay, sizeof cfg->replay, "%s", word[1]);
 	} else if (strcmp(word[0], "sched") == 0) {
