@@ -238,8 +238,8 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 	return clusters[cluster]->fetch(item, priv, atom);
 }
 
-/* A pass asked for by a store (smtcpu.control.sample, which pmcd lets
- * only the clients its access list allows store) always runs, so that a
+/* A pass asked for by a store (smtcpu.control.sample, from root alone:
+ * smtcpu_store) always runs, so that a
  * told agent reads each step a test makes, but never sooner than fresh
  * after the last: passes a second stay within 1000 / fresh however a
  * client asks. */
@@ -346,37 +346,22 @@ static int inactive_name(pmInDom in, int inst, pmInResult **result)
 	return 0;
 }
 
-/* As pmcd frees one (each name, both lists, the result). */
-static void free_inresult(pmInResult *res)
-{
-	for (int i = 0; res->namelist && i < res->numinst; i++)
-		free(res->namelist[i]);
-	free(res->namelist);
-	free(res->instlist);
-	free(res);
-}
-
-/* Processes are named only to a client allowed to see them
- * (sched_instance_list and sched_instance_allowed). */
+/* Instance names go to every client, as the proc PMDA's do: pmcd 6 does
+ * not say which client an instance request is from (its context is
+ * another's, and a client's credentials come only with its first fetch),
+ * so a check would refuse pmlogger its names.  The values are checked. */
 static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result, pmdaExt *pmda)
 {
-	bool charged = in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM) || in == indom(UID_INDOM);
 	int sts;
 
 	if (pass_due())
 		sample_now();
-	if (charged && name == NULL && inst == (int)PM_IN_NULL)
+	if (name == NULL && inst == (int)PM_IN_NULL &&
+	    (in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM)))
 		return sched_instance_list(in, result);
-	if (charged && (sts = sched_instance_allowed(in, (int)PM_IN_NULL)) == PM_ERR_PERMISSION)
-		return sts;
 	sts = pmdaInstance(in, inst, name, result, pmda);
 	if (sts == PM_ERR_INST && name == NULL && inst != (int)PM_IN_NULL)
 		sts = inactive_name(in, inst, result);
-	if (sts >= 0 && charged && (*result)->numinst == 1 &&
-	    (sts = sched_instance_allowed(in, (*result)->instlist ? (*result)->instlist[0] : inst)) < 0) {
-		free_inresult(*result);
-		*result = NULL;
-	}
 	return sts;
 }
 
@@ -455,7 +440,7 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 		return;
 	}
 	period_ms = sampler.config.period_ms;
-	if (!proc_mount_read(&proc_mount) && !sr_root()[0])
+	if (!proc_mount_read(&proc_mount) && strcmp(sr_root(), "/") == 0)
 		pmNotifyErr(LOG_WARNING, "/proc/self/mountinfo names no /proc: processes are "
 			    "shown to every client with credentials");
 	clients_setup(dso_mode, all_access, &proc_mount);

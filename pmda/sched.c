@@ -179,12 +179,10 @@ struct published {
 	uint32_t gen;
 	int inst;
 	bool live;
-	uint32_t owner;		/* a process's uid (sched_entry.owner) */
 };
 
 struct retired {
 	int inst;
-	uint32_t owner;
 	double at;		/* monotonic seconds */
 };
 
@@ -219,7 +217,7 @@ static bool cull(const struct publisher *p, pmInDom in, int inst)
 }
 
 /* Inactive from now, culled later; at once where it cannot be noted. */
-static void retire(struct publisher *p, pmInDom in, int inst, uint32_t owner, double now)
+static void retire(struct publisher *p, pmInDom in, int inst, double now)
 {
 	char *name;
 
@@ -240,7 +238,7 @@ static void retire(struct publisher *p, pmInDom in, int inst, uint32_t owner, do
 		p->retired = grown;
 		p->retired_cap = cap;
 	}
-	p->retired[p->head + p->nretired++] = (struct retired){ inst, owner, now };
+	p->retired[p->head + p->nretired++] = (struct retired){ inst, now };
 }
 
 /* Returns how many it culled. */
@@ -249,14 +247,14 @@ static int cull_retired(struct publisher *p, pmInDom in, double now)
 	int n = 0;
 
 	while (p->nretired > 0 && now - p->retired[p->head].at > sched()->retire_ns / 1e9) {
-		struct retired r = p->retired[p->head];
+		int inst = p->retired[p->head].inst;
 
 		p->head++;
 		p->nretired--;
-		if (cull(p, in, r.inst))
+		if (cull(p, in, inst))
 			n++;
 		else
-			retire(p, in, r.inst, r.owner, now);	/* (again, from now) */
+			retire(p, in, inst, now);	/* (again, from now) */
 	}
 	if (p->nretired == 0) {
 		p->head = 0;
@@ -333,7 +331,7 @@ static void give_back(struct publisher *p, pmInDom in, const struct sched_table 
 	if (t->cap < p->cap) {
 		for (int i = t->cap; i < p->cap; i++)	/* (slots the table let go of) */
 			if (p->slot[i].live) {
-				retire(p, in, p->slot[i].inst, p->slot[i].owner, now);
+				retire(p, in, p->slot[i].inst, now);
 				p->slot[i].live = false;
 			}
 		if ((less = realloc(p->slot, (size_t)t->cap * sizeof *less)) != NULL) {
@@ -398,7 +396,7 @@ static void publish(struct publisher *p, double now)
 		struct published *q = &p->slot[i];
 
 		if (q->live && (!e->used || e->gen != q->gen)) {
-			retire(p, in, q->inst, q->owner, now);
+			retire(p, in, q->inst, now);
 			q->live = false;
 		}
 		if (e->used && !q->live && !follow(p, in, e, i)) {
@@ -406,7 +404,6 @@ static void publish(struct publisher *p, double now)
 			if (inst >= 0) {
 				q->inst = inst;
 				q->gen = e->gen;
-				q->owner = e->owner;
 				q->live = true;
 			}
 			waiting |= inst < 0;		/* (tried again at the next pass) */
@@ -432,83 +429,17 @@ static int by_inst(const void *a, const void *b)
  * publisher's: its live slots and what it retired and has not culled yet,
  * in identifier order.
  */
-static const struct publisher *publisher_of(pmInDom in)
-{
-	for (int i = 0; i < 2; i++)
-		if (indom(publishers[i].serial) == in)
-			return &publishers[i];
-	return NULL;
-}
-
-/* What the client at hand may see of the domain: 0 and *view, or
- * PM_ERR_PERMISSION.  Every cgroup is open, as the proc PMDA's are. */
-static int view_of(const struct publisher *p, struct process_view *view)
-{
-	if (p->serial != PROC_INDOM) {
-		*view = (struct process_view){ .all = true };
-		return 0;
-	}
-	return client_process_access(view);
-}
-
-/* The uids the client may see, as an instance request lists them. */
-static int uid_instance_list(pmInResult **result)
-{
-	pmInDom in = indom(UID_INDOM);
-	struct process_view view;
-	pmInResult *res;
-	int n = 0, sts;
-
-	if ((sts = client_process_access(&view)) < 0)
-		return sts;
-	if ((res = calloc(1, sizeof *res)) == NULL)
-		return -ENOMEM;
-	res->indom = in;
-	res->instlist = calloc((size_t)sched()->nuids + 1, sizeof *res->instlist);
-	res->namelist = calloc((size_t)sched()->nuids + 1, sizeof *res->namelist);
-	if (res->instlist == NULL || res->namelist == NULL)
-		goto nomem;
-	for (int i = 0; i < sched()->nuids; i++) {
-		char name[16];
-		int inst;
-
-		if (!client_sees(&view, sched()->uids[i].uid))
-			continue;
-		if (sched()->uids[i].uid == SP_UID_UNKNOWN)
-			snprintf(name, sizeof name, "unknown");
-		else
-			snprintf(name, sizeof name, "%u", sched()->uids[i].uid);
-		if (pmdaCacheLookupName(in, name, &inst, NULL) != PMDA_CACHE_ACTIVE)
-			continue;
-		if ((res->namelist[n] = strdup(name)) == NULL)
-			goto nomem;
-		res->instlist[n++] = inst;
-	}
-	res->numinst = n;
-	*result = res;
-	return 0;
-nomem:
-	for (int i = 0; i < n; i++)
-		free(res->namelist[i]);
-	free(res->namelist);
-	free(res->instlist);
-	free(res);
-	return -ENOMEM;
-}
-
 int sched_instance_list(pmInDom in, pmInResult **result)
 {
-	const struct publisher *p = publisher_of(in);
-	struct process_view view;
+	const struct publisher *p = NULL;
 	pmInResult *res;
-	int n = 0, kept = 0, sts;
+	int n = 0, kept = 0;
 
-	if (in == indom(UID_INDOM))
-		return uid_instance_list(result);
+	for (int i = 0; i < 2; i++)
+		if (indom(publishers[i].serial) == in)
+			p = &publishers[i];
 	if (p == NULL)
 		return PM_ERR_INDOM;
-	if ((sts = view_of(p, &view)) < 0)
-		return sts;
 	if ((res = calloc(1, sizeof *res)) == NULL)
 		return -ENOMEM;
 	res->indom = in;
@@ -517,11 +448,10 @@ int sched_instance_list(pmInDom in, pmInResult **result)
 	if (res->instlist == NULL || res->namelist == NULL)
 		goto nomem;
 	for (int i = 0; i < p->cap; i++)
-		if (p->slot[i].live && client_sees(&view, p->slot[i].owner))
+		if (p->slot[i].live)
 			res->instlist[n++] = p->slot[i].inst;
 	for (int i = p->head; i < p->head + p->nretired; i++)
-		if (client_sees(&view, p->retired[i].owner))
-			res->instlist[n++] = p->retired[i].inst;
+		res->instlist[n++] = p->retired[i].inst;
 	qsort(res->instlist, (size_t)n, sizeof *res->instlist, by_inst);
 	for (int i = 0; i < n; i++) {
 		int inst = res->instlist[i], state;
@@ -546,36 +476,6 @@ nomem:
 	free(res->instlist);
 	free(res);
 	return -ENOMEM;
-}
-
-int sched_instance_allowed(pmInDom in, int inst)
-{
-	const struct publisher *p = publisher_of(in);
-	struct process_view view;
-	void *priv = NULL;
-	int sts;
-
-	if (in == indom(UID_INDOM)) {
-		int i;
-
-		if ((sts = client_process_access(&view)) < 0 || view.all || inst == (int)PM_IN_NULL)
-			return sts;
-		if (pmdaCacheLookup(in, inst, NULL, &priv) != PMDA_CACHE_ACTIVE ||
-		    (i = (int)(intptr_t)priv - 1) < 0 || i >= sched()->nuids)
-			return PM_ERR_INST;
-		return client_sees(&view, sched()->uids[i].uid) ? 0 : PM_ERR_INST;
-	}
-	if (p == NULL || (sts = view_of(p, &view)) < 0)
-		return p == NULL ? 0 : sts;
-	if (view.all)
-		return 0;
-	for (int i = 0; i < p->cap; i++)
-		if (p->slot[i].live && p->slot[i].inst == inst)
-			return client_sees(&view, p->slot[i].owner) ? 0 : PM_ERR_INST;
-	for (int i = p->head; i < p->head + p->nretired; i++)
-		if (p->retired[i].inst == inst)
-			return client_sees(&view, p->retired[i].owner) ? 0 : PM_ERR_INST;
-	return PM_ERR_INST;
 }
 
 /* Every uid the tasks map holds processes of, or refused some: named by

@@ -99,14 +99,8 @@ const struct sched_table *sched_table_of(int serial);
 void sched_publish(double now);
 void sched_map_instances(void);
 /* Every instance of PROC_INDOM or CGROUP_INDOM, those that left a moment
- * ago (inactive) too, or of UID_INDOM, for an instance request naming them
- * all: those the client at hand may see. */
+ * ago (inactive) too, for an instance request naming them all. */
 int sched_instance_list(pmInDom in, pmInResult **result);
-/* Whether the client at hand may have an instance of PROC_INDOM,
- * CGROUP_INDOM or UID_INDOM named to it: 0, PM_ERR_PERMISSION (a client
- * without credentials asking of processes or uids) or PM_ERR_INST (one it
- * may not see); 0 for any other domain. */
-int sched_instance_allowed(pmInDom in, int inst);
 
 /* An estimated count to the nearest whole one. */
 static inline uint64_t whole(double v)
