@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "log.h"
 #include "sched_purr.h"
 #include "smtmodel.h"
@@ -220,7 +221,8 @@ static inline int map_core(struct sched_purr *sp)
 static inline int purr_on(struct sched_purr *sp)
 {
 	char why[256];
-	int sts = sched_purr_open(sp, (int)sysconf(_SC_NPROCESSORS_CONF), why, sizeof why);
+	int sts = sched_purr_open(sp, (int)sysconf(_SC_NPROCESSORS_CONF), CONFIG_DEFAULT_PROCESSES, why,
+				  sizeof why);
 
 	if (sts == 0 && (sts = map_core(sp)) < 0)
 		snprintf(why, sizeof why, "CPUs 0 and 1 as one core: %s", strerror(-sts));
