@@ -28,7 +28,7 @@
  *   retire 60s                     how long a process that ended, or a cgroup
  *                                  removed, is served; then as long inactive
  *   processes 65536                how many processes the software PURR holds
- *                                  at once (each uid at most a quarter)
+ *                                  at once (each uid at most half)
  *
  * A bad line is reported as FILE:LINE: why, and skipped; the rest applies.
  */

@@ -160,7 +160,7 @@ struct {
 
 /* The most entries of tasks[] one uid may hold: set by the loader to the
  * map's capacity over SP_UID_SHARE. */
-const volatile __u64 uid_share = 16384;
+const volatile __u64 uid_share = 32768;
 
 /* A charge map had no room for: counted, entries only for a newcomer. */
 static __always_inline void refuse(__u32 map, __u64 entries, __u64 clock, __u64 busy)

@@ -99,11 +99,12 @@ struct sp_task {
 /*
  * One user's share of tasks[]: a uid may hold at most the map's capacity
  * over SP_UID_SHARE entries, so that one user's fork storm cannot keep
- * every other user's processes out.  What a uid holds is what the program
+ * every other user's processes out (half: one uid may still run a large
+ * database's tens of thousands of backends).  What a uid holds is what the program
  * made for it, less what it replaced (a new process under a PID reused)
  * and what the loader removed; each side writes only its own map.
  */
-#define SP_UID_SHARE 4
+#define SP_UID_SHARE 2
 #define SP_UID_UNKNOWN 0xffffffffu
 #define SP_UIDS 4096		/* uids counted at once; past them, not bounded */
 
