@@ -108,12 +108,10 @@ void topology_free(struct topology *t)
  * (topology-linux.c, look_sysfscpu). */
 static void read_online_per_cpu(const struct topology *t, unsigned char *online)
 {
-	char path[PATH_MAX];
 	long up;
 
 	for (int cpu = 0; cpu < t->ncpus; cpu++)
-		online[cpu] = sr_path(path, sizeof path, CPU_DIR "/cpu%d", cpu) >= 0 &&
-			      access(path, F_OK) == 0 &&
+		online[cpu] = sr_exists(CPU_DIR "/cpu%d", cpu) &&
 			      !(sr_read_long(&up, 0, 1, CPU_DIR "/cpu%d/online", cpu) == 0 && up == 0);
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char root[PATH_MAX] = "";	/* "" is the real root: paths stay as given */
@@ -97,13 +98,16 @@ int sr_open(const char *fmt, ...)
 int sr_exists(const char *fmt, ...)
 {
 	char path[PATH_MAX];
+	struct stat sb;
 	va_list ap;
 	int sts;
 
 	va_start(ap, fmt);
 	sts = vpath(path, sizeof path, fmt, ap);
 	va_end(ap);
-	return sts == 0 && access(path, F_OK) == 0;
+	/* (stat, not access: access(2) walks the path as the real uid, without
+	 * the capabilities the daemon keeps once it has left root) */
+	return sts == 0 && stat(path, &sb) == 0;
 }
 
 ssize_t sr_read_small(char *buf, size_t size, const char *fmt, ...)
