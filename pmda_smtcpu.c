@@ -1,10 +1,11 @@
 /*
  * smtcpu PMDA: SMT-calibrated CPU utilisation for PCP.
  *
- * Glue only: the metric table assembled from the clusters' (pmda/), instance
- * domains, fetch dispatched to the clusters from the sampler's snapshot,
- * stores to the control metrics, labels, and the daemon's loop.  Everything
- * that reads the machine or models it lives in src/.
+ * Glue only: pmdaInit's tables from the clusters' (pmda/clusters.c), and
+ * PCP's callbacks handed to the cluster each PMID or instance domain
+ * belongs to; start-up, options and the daemon's loop.  The clusters serve
+ * the sampler's snapshot; everything that reads the machine or models it
+ * lives in src/.
  */
 #include <pcp/pmapi.h>
 #include <pcp/pmda.h>
@@ -22,39 +23,18 @@
 
 #include "domain.h"
 #include "pmda/clients.h"
+#include "pmda/passes.h"
 #include "pmda/privileges.h"
 #include "pmda/shared.h"
 #include "log.h"
 #include "monoclock.h"
 #include "sampler.h"
-#include "source_amd.h"
-#include "source_sched.h"
 #include "sysroot.h"
 
 /* PCP 7 renamed the fetch result type; PCP 6 has only pmResult. */
 #ifndef SMTCPU_HAVE_PMDARESULT
 typedef pmResult pmdaResult;
 #endif
-
-/* Each cluster's metrics and their fetch, by cluster number. */
-static const struct cluster *const clusters[NUM_CLUSTERS] = {
-	[CLUSTER_CPU] = &cpu_cluster,
-	[CLUSTER_CORE] = &core_cluster,
-	[CLUSTER_ALL] = &all_cluster,
-	[CLUSTER_MODEL] = &model_cluster,
-	[CLUSTER_AGENT] = &agent_cluster,
-	[CLUSTER_PURR_CPU] = &purr_cpu_cluster,
-	[CLUSTER_PURR_ALL] = &purr_all_cluster,
-	[CLUSTER_LPAR] = &lpar_cluster,
-	[CLUSTER_DF] = &df_cluster,
-	[CLUSTER_L3] = &l3_cluster,
-	[CLUSTER_PROC] = &proc_cluster,
-	[CLUSTER_CGROUP] = &cgroup_cluster,
-	[CLUSTER_CORECTR] = &corectr_cluster,
-	[CLUSTER_CORECTR_ALL] = &corectr_all_cluster,
-	[CLUSTER_SCHED_MAP] = &sched_map_cluster,
-	[CLUSTER_SCHED_UID] = &sched_uid_cluster,
-};
 
 /* pmdaInit's metric table, made from the clusters' at start. */
 static pmdaMetric *metrictab;
@@ -77,151 +57,12 @@ static int make_metrictab(void)
 	return 0;
 }
 
-static unsigned topology_seen;	/* sampler.topo.generation the indoms reflect */
-static unsigned amd_seen;	/* amd()->generation, likewise */
-static int dso_mode;
 static bool all_access;		/* -A: processes to every client */
 static struct proc_mount proc_mount;	/* how /proc hides processes */
-static double last_pass;	/* monotonic seconds of the last pass */
-/* Passes take at most one part in PASS_SHARE of a CPU, however often
- * clients fetch: the least time between passes is PASS_SHARE times a
- * pass's cost, where that is longer than the configured fresh.  The cost
- * is the least of the last PASS_COSTS passes' CPU time, so that one pass
- * slowed by a cold cache or a page fault does not stale the next fetches. */
-#define PASS_SHARE 20
-#define PASS_COSTS 8
-static double pass_cpu[PASS_COSTS];	/* CPU seconds each cost this thread */
-static unsigned npasses;
-
-static bool passes_told(void)
-{
-	return period_ms == CONFIG_PERIOD_TOLD;
-}
-
-static double period_s(void)
-{
-	return period_ms / 1000.0;
-}
-
-static double thread_cpu_seconds(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
-		return 0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* How old the last pass may be and still serve a fetch. */
-static double pass_gap(void)
-{
-	double fresh = sampler.config.fresh_ms / 1000.0, cost = pass_cpu[0];
-	unsigned n = npasses < PASS_COSTS ? npasses : PASS_COSTS;
-
-	for (unsigned i = 1; i < n; i++)
-		if (pass_cpu[i] < cost)
-			cost = pass_cpu[i];
-	return fresh > PASS_SHARE * cost ? fresh : PASS_SHARE * cost;
-}
-
 static void log_sink(enum smt_log_level level, const char *message)
 {
 	static const int priority[] = { LOG_INFO, LOG_WARNING, LOG_ERR };
 	pmNotifyErr(priority[level], "%s", message);
-}
-
-/* Sockets, channels and L3 complexes are those the counters were opened
- * on at start-up. */
-static void refresh_amd_instances(void)
-{
-	const struct amd *a = amd();
-	char name[48];
-
-	for (int s = 0; s < a->nsockets; s++) {
-		snprintf(name, sizeof name, "socket%d", a->socket[s].id);
-		pmdaCacheStore(indom(SOCKET_INDOM), PMDA_CACHE_ADD, name, (void *)&a->socket[s]);
-		for (int ch = 0; ch < a->socket[s].nchannels; ch++) {
-			snprintf(name, sizeof name, "socket%d/ch%d", a->socket[s].id, ch);
-			pmdaCacheStore(indom(CHANNEL_INDOM), PMDA_CACHE_ADD, name,
-				       (void *)&a->channel[s][ch]);
-		}
-		for (int n = 0; n < a->socket[s].nlinks; n++) {
-			snprintf(name, sizeof name, "socket%d/link%d", a->socket[s].id, n);
-			pmdaCacheStore(indom(LINK_INDOM), PMDA_CACHE_ADD, name, (void *)&a->link[s][n]);
-		}
-	}
-	for (int i = 0; i < a->nccx; i++) {
-		snprintf(name, sizeof name, "ccx%d", i);
-		pmdaCacheStore(indom(CCX_INDOM), PMDA_CACHE_ADD, name, &a->ccx[i]);
-	}
-}
-
-/* cpuN is instance N, as in the linux PMDA's per-CPU metrics, so that
- * clients joining the two by instance (pcp-atop) meet the same CPU: every
- * possible CPU is entered in order once, before any is hidden. */
-static void number_cpus(void)
-{
-	char name[32];
-
-	pmdaCacheOp(indom(CPU_INDOM), PMDA_CACHE_CULL);
-	for (int cpu = 0; cpu < sampler.topo.ncpus; cpu++) {
-		snprintf(name, sizeof name, "cpu%d", cpu);
-		pmdaCacheStore(indom(CPU_INDOM), PMDA_CACHE_ADD, name, &sampler.cpu[cpu]);
-	}
-}
-
-/* Instance domains follow the topology: CPUs and cores that leave are
- * hidden, not forgotten, so they keep their instance ids when they return. */
-static void refresh_instances(void)
-{
-	char name[32];
-	int ntables;
-	const struct smt_table *builtin = smt_builtin_tables(&ntables);
-
-	pmdaCacheOp(indom(CPU_INDOM), PMDA_CACHE_INACTIVE);
-	pmdaCacheOp(indom(CORE_INDOM), PMDA_CACHE_INACTIVE);
-	for (int cpu = 0; cpu < sampler.topo.ncpus; cpu++)
-		if (sampler.topo.online[cpu]) {
-			snprintf(name, sizeof name, "cpu%d", cpu);
-			pmdaCacheStore(indom(CPU_INDOM), PMDA_CACHE_ADD, name, &sampler.cpu[cpu]);
-		}
-	for (int i = 0; i < sampler.topo.ncores; i++) {
-		int first = sampler.topo.cores[i].first_cpu;
-		snprintf(name, sizeof name, "core%d", first);
-		pmdaCacheStore(indom(CORE_INDOM), PMDA_CACHE_ADD, name, &sampler.topo.cores[i]);
-	}
-	/* Tables: the configuration file's, then the built-in ones it does
-	 * not replace. */
-	pmdaCacheOp(indom(MODEL_INDOM), PMDA_CACHE_INACTIVE);
-	for (int i = 0; i < sampler.config.ntables; i++)
-		pmdaCacheStore(indom(MODEL_INDOM), PMDA_CACHE_ADD, sampler.config.tables[i].name,
-			       (void *)&sampler.config.tables[i]);
-	for (int i = 0; i < ntables; i++)
-		if (config_find_table(&sampler.config, builtin[i].name) == &builtin[i])
-			pmdaCacheStore(indom(MODEL_INDOM), PMDA_CACHE_ADD, builtin[i].name,
-				       (void *)&builtin[i]);
-	refresh_amd_instances();
-	for (int src = 0; src < sampler.nstatus; src++)
-		pmdaCacheStore(indom(SOURCE_INDOM), PMDA_CACHE_ADD, sampler.status_name[src],
-			       (void *)&sampler.status[src]);
-	sched_map_instances();
-	for (int i = 0; i < NUM_INDOMS; i++)
-		if (i != PROC_INDOM && i != CGROUP_INDOM && i != MAP_INDOM && i != UID_INDOM)	/* not worth keeping */
-			pmdaCacheOp(indom(i), PMDA_CACHE_SAVE);
-	topology_seen = sampler.topo.generation;
-	amd_seen = amd()->generation;
-}
-
-static void sample_now(void)
-{
-	double cpu = thread_cpu_seconds();
-
-	sampler_pass(&sampler);
-	pass_cpu[npasses++ % PASS_COSTS] = thread_cpu_seconds() - cpu;
-	last_pass = mono_seconds();
-	if (sampler.topo.generation != topology_seen || amd()->generation != amd_seen)
-		refresh_instances();
-	sched_publish(mono_seconds());
 }
 
 static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValue *atom)
@@ -236,30 +77,6 @@ static int smtcpu_fetchCallBack(pmdaMetric *mdesc, unsigned int inst, pmAtomValu
 	if (cluster >= NUM_CLUSTERS)
 		return PM_ERR_PMID;
 	return clusters[cluster]->fetch(item, priv, atom);
-}
-
-/* A pass asked for by a store (smtcpu.control.sample, from root alone:
- * smtcpu_store) always runs, so that a
- * told agent reads each step a test makes, but never sooner than fresh
- * after the last: passes a second stay within 1000 / fresh however a
- * client asks. */
-static void wait_out_fresh(void)
-{
-	double wait = last_pass + sampler.config.fresh_ms / 1000.0 - mono_seconds();
-	struct timespec ts;
-
-	if (wait <= 0)
-		return;
-	ts.tv_sec = (time_t)wait;
-	ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* Whether a client's request finds the last pass too old to serve it. */
-static bool pass_due(void)
-{
-	return !passes_told() && mono_seconds() - last_pass >= pass_gap();
 }
 
 /* A fetch is served values as of itself: a pass runs unless the last is
@@ -283,8 +100,9 @@ static int smtcpu_fetch(int numpmid, pmID pmidlist[], pmdaResult **resp, pmdaExt
 	return pmdaFetch(numpmid, pmidlist, resp, pmda);
 }
 
-/* Stores come from root only (pmda/clients.c); a request runs one pass
- * at most, however many values of smtcpu.control.sample it holds. */
+/* Stores come from root only (pmda/clients.c), to a cluster that takes
+ * them; a request runs one pass at most, however many values asking for
+ * one it holds. */
 static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 {
 	bool pass = false;
@@ -294,26 +112,19 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 		return PM_ERR_PERMISSION;
 	for (int i = 0; i < result->numpmid; i++) {
 		pmValueSet *vs = result->vset[i];
+		unsigned int cluster = pmID_cluster(vs->pmid);
 		pmAtomValue av;
 		int sts;
 
-		if (pmID_cluster(vs->pmid) != CLUSTER_AGENT ||
-		    (pmID_item(vs->pmid) != AGENT_CONTROL_PERIOD &&
-		     pmID_item(vs->pmid) != AGENT_CONTROL_SAMPLE))
+		if (cluster >= NUM_CLUSTERS || clusters[cluster]->store == NULL)
 			return PM_ERR_PERMISSION;
 		if (vs->numval != 1)
 			return PM_ERR_INST;
 		if ((sts = pmExtractValue(vs->valfmt, &vs->vlist[0], PM_TYPE_U32, &av,
 					  PM_TYPE_U32)) < 0)
 			return sts;
-		if (pmID_item(vs->pmid) == AGENT_CONTROL_PERIOD) {
-			if (av.ul != CONFIG_PERIOD_TOLD &&
-			    (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS))
-				return PM_ERR_BADSTORE;
-			period_ms = av.ul;
-		} else {
-			pass = true;
-		}
+		if ((sts = clusters[cluster]->store(pmID_item(vs->pmid), &av, &pass)) < 0)
+			return sts;
 	}
 	if (pass) {
 		wait_out_fresh();
@@ -356,46 +167,36 @@ static int smtcpu_instance(pmInDom in, int inst, char *name, pmInResult **result
 
 	if (pass_due())
 		sample_now();
-	if (name == NULL && inst == (int)PM_IN_NULL &&
-	    (in == indom(PROC_INDOM) || in == indom(CGROUP_INDOM)))
-		return sched_instance_list(in, result);
+	for (int c = 0; c < NUM_CLUSTERS && name == NULL && inst == (int)PM_IN_NULL; c++)
+		if (clusters[c]->list && (sts = clusters[c]->list(in, result)) != PM_ERR_INDOM)
+			return sts;
 	sts = pmdaInstance(in, inst, name, result, pmda);
 	if (sts == PM_ERR_INST && name == NULL && inst != (int)PM_IN_NULL)
 		sts = inactive_name(in, inst, result);
 	return sts;
 }
 
+/* Each cluster labels the instances, and the domains, it owns. */
 static int smtcpu_labelCallBack(pmInDom in, unsigned int inst, pmLabelSet **lp)
 {
 	void *priv = NULL;
+	int sts;
 
 	if (pmdaCacheLookup(in, (int)inst, NULL, &priv) != PMDA_CACHE_ACTIVE)
 		return 0;
-	if (in == indom(CPU_INDOM)) {
-		int cpu = (int)((struct smt_cpu_values *)priv - sampler.cpu);
-		int core = sampler.topo.core_of[cpu];
-		return pmdaAddLabels(lp, "{\"cpu\":%d,\"core\":%d,\"socket\":%d}", cpu,
-				     core >= 0 ? sampler.topo.cores[core].first_cpu : -1,
-				     sampler.topo.socket_of[cpu]);
-	}
-	if (in == indom(CORE_INDOM)) {
-		const struct topo_core *c = priv;
-		return pmdaAddLabels(lp, "{\"core\":%d,\"socket\":%d}", c->first_cpu, c->socket);
-	}
-	if (in == indom(CCX_INDOM)) {
-		const struct amd_ccx *c = priv;
-		return pmdaAddLabels(lp, "{\"cpu\":%d,\"socket\":%d}", c->cpu, c->socket);
-	}
+	for (int c = 0; c < NUM_CLUSTERS; c++)
+		if (clusters[c]->label && (sts = clusters[c]->label(in, (int)inst, priv, lp)) != 0)
+			return sts;
 	return 0;
 }
 
 static int smtcpu_label(int ident, int type, pmLabelSet **lp, pmdaExt *pmda)
 {
-	if (type == PM_LABEL_INDOM) {
-		pmInDom in = (pmInDom)ident;
-		if (in == indom(CPU_INDOM) || in == indom(CORE_INDOM))
-			pmdaAddLabels(lp, "{\"device_type\":\"cpu\"}");
-	}
+	if (type == PM_LABEL_INDOM)
+		for (int c = 0; c < NUM_CLUSTERS; c++)
+			if (clusters[c]->label &&
+			    clusters[c]->label((pmInDom)ident, (int)PM_IN_NULL, NULL, lp) != 0)
+				break;
 	return pmdaLabel(ident, type, lp, pmda);
 }
 
@@ -429,8 +230,7 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	if (dp->status != 0)
 		return;
 	for (int i = 0; i < NUM_INDOMS; i++)
-		if (i != PROC_INDOM && i != CGROUP_INDOM && i != CPU_INDOM && i != MAP_INDOM &&
-		    i != UID_INDOM)
+		if (indom_docs[i].kept)
 			pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
 	sts = sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
@@ -444,14 +244,10 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 		pmNotifyErr(LOG_WARNING, "/proc/self/mountinfo names no /proc: processes are "
 			    "shown to every client with credentials");
 	clients_setup(dso_mode, all_access, &proc_mount);
-	number_cpus();
 	/* Say once why sources have no values (config errors are logged already). */
 	for (int src = 0; src < sampler.nstatus && !dso_mode; src++)
 		if (src != SRC_CONFIG && strcmp(sampler.status[src], "ok") != 0)
 			pmNotifyErr(LOG_INFO, "%s: %s", sampler.status_name[src], sampler.status[src]);
-	if (!dso_mode && amd()->nsockets)
-		pmNotifyErr(LOG_INFO, "DRAM peak: %s", amd()->peak_source);
-	refresh_instances();
 	sample_now();
 }
 
@@ -480,7 +276,7 @@ void smtcpu_init(pmdaInterface *dp)
 	pmdaDSO(dp, PMDA_INTERFACE_7, "smtcpu DSO", helppath);
 	if (dp->status != 0)
 		return;
-	dso_mode = 1;
+	dso_mode = true;
 	default_config();
 	smtcpu_setup(dp, getenv("SMTCPU_ROOT"));
 }

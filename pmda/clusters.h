@@ -7,11 +7,10 @@
 #define SMTCPU_PMDA_CLUSTERS_H
 
 enum {
-	/* pmda/smt.c */
-	CLUSTER_CPU = 0,		/*  0 smt.* per CPU, smt.hw.* */
-	CLUSTER_CORE = 1,		/*  1 smt.core.* */
-	CLUSTER_ALL = 2,		/*  2 smt.all.* */
-	CLUSTER_MODEL = 3,		/*  3 smt.model.* */
+	CLUSTER_CPU = 0,		/*  0 smt.* per CPU, smt.hw.* (pmda/smt.c) */
+	CLUSTER_CORE = 1,		/*  1 smt.core.* (pmda/core.c) */
+	CLUSTER_ALL = 2,		/*  2 smt.all.* (pmda/smt.c) */
+	CLUSTER_MODEL = 3,		/*  3 smt.model.* (pmda/model.c) */
 	/* pmda/agent.c */
 	CLUSTER_AGENT = 4,		/*  4 smtcpu.* */
 	/* pmda/power.c */

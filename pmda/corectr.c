@@ -35,31 +35,110 @@ enum {	/* CLUSTER_CORECTR_ALL */
 };
 
 static const struct metric corectr_metrics[] = {
-	{ "core.percpu.cycles", CORE_PERCPU_CYCLES, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.instructions", CORE_PERCPU_INSTRUCTIONS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.ref_cycles", CORE_PERCPU_REF_CYCLES, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.tsc", CORE_PERCPU_TSC, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.aperf", CORE_PERCPU_APERF, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.mperf", CORE_PERCPU_MPERF, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.fp_ops", CORE_PERCPU_FP_OPS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.l2.access", CORE_PERCPU_L2_ACCESS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.l2.miss", CORE_PERCPU_L2_MISS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.l2.hit", CORE_PERCPU_L2_HIT, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.percpu.ipc", CORE_PERCPU_IPC, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS },
-	{ "core.percpu.cpi", CORE_PERCPU_CPI, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS },
-	{ "core.percpu.freq", CORE_PERCPU_FREQ, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS },
-	{ "core.percpu.busy", CORE_PERCPU_BUSY, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS },
-	{ "core.percpu.duty.hw", CORE_PERCPU_DUTY_HW, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS },
-	{ "core.percpu.duty.msr", CORE_PERCPU_DUTY_MSR, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS },
-	{ "core.percpu.duty.fp", CORE_PERCPU_DUTY_FP, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS },
-	{ "core.percpu.duty.l2", CORE_PERCPU_DUTY_L2, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS },
+	{ "core.percpu.cycles", CORE_PERCPU_CYCLES, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "Unhalted core cycles (PERF_TYPE_HARDWARE cycles)",
+	  "Cycles the CPU ran, not halted, at whatever clock it ran: perf's \"cycles\",\n"
+	  "which the kernel maps to each vendor's event (on AMD Zen 0x76, on POWER\n"
+	  "PM_RUN_CYC, which stops while the OS idles).  An estimated count: scaled\n"
+	  "by core.percpu.duty.hw when other users of the counters make the kernel\n"
+	  "multiplex them.  No values without a core PMU (smtcpu.status[\"core\"])." },
+	{ "core.percpu.instructions", CORE_PERCPU_INSTRUCTIONS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "Instructions retired (PERF_TYPE_HARDWARE instructions)",
+	  "Instructions retired on this CPU, counted in one group with\n"
+	  "core.percpu.cycles so that the two share every window; scaled like it." },
+	{ "core.percpu.ref_cycles", CORE_PERCPU_REF_CYCLES, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "Unhalted cycles at the nominal clock",
+	  "Intel's ref-cycles, or AMD's P0-frequency unhalted cycles (event 0x120,\n"
+	  "umask 0x01, Zen4 and Zen5): cycles not halted, counted at the nominal\n"
+	  "clock whatever the clock was.  Zen2 and Zen3 have no such event: there\n"
+	  "core.percpu.mperf is the same measure." },
+	{ "core.percpu.tsc", CORE_PERCPU_TSC, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "Time stamp counter ticks (the msr PMU's tsc)",
+	  "The TSC, read through perf's msr PMU (event tsc): it runs at the nominal\n"
+	  "clock, halted or not, so its rate is that clock in Hz." },
+	{ "core.percpu.aperf", CORE_PERCPU_APERF, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "APERF: cycles at the actual clock, not halted (msr PMU)",
+	  "With core.percpu.mperf and core.percpu.tsc it gives the effective clock\n"
+	  "(core.percpu.freq) and the busy fraction (core.percpu.busy).  The msr PMU\n"
+	  "offers aperf only where the CPU has APERF/MPERF and, in a virtual machine,\n"
+	  "where the hypervisor shows them; smtcpu.status[\"core\"] says when not." },
+	{ "core.percpu.mperf", CORE_PERCPU_MPERF, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "MPERF: cycles at the nominal clock, not halted (msr PMU)",
+	  "See core.percpu.aperf." },
+	{ "core.percpu.fp_ops", CORE_PERCPU_FP_OPS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "SSE/AVX floating-point operations retired (AMD Zen)",
+	  "PMCx003 with every umask bit of the generation (0xff on Zen2 and Zen3,\n"
+	  "0x1f on Zen4, 0x0f on Zen5, as perf's fp_ret_sse_avx_ops.all): a fused\n"
+	  "multiply-add counts two.  Its rate is FLOPS.  The kernel pairs the event\n"
+	  "with the Merge event on a second counter itself (up to 64 a cycle)." },
+	{ "core.percpu.l2.access", CORE_PERCPU_L2_ACCESS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "L2 accesses (AMD Zen, perf's recommended formula)",
+	  "l2_request_g1.all_no_prefetch + l2_pf_hit_l2 + l2_pf_miss_l2_hit_l3 +\n"
+	  "l2_pf_miss_l2_l3: demand requests and L2 prefetches." },
+	{ "core.percpu.l2.miss", CORE_PERCPU_L2_MISS, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "L2 misses (AMD Zen, perf's recommended formula)",
+	  "l2_cache_req_stat.ic_dc_miss_in_l2 + l2_pf_miss_l2_hit_l3 + l2_pf_miss_l2_l3." },
+	{ "core.percpu.l2.hit", CORE_PERCPU_L2_HIT, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "L2 hits (AMD Zen, perf's recommended formula)",
+	  "l2_cache_req_stat.ic_dc_hit_in_l2 + l2_pf_hit_l2." },
+	{ "core.percpu.ipc", CORE_PERCPU_IPC, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS,
+	  "Instructions per cycle over the last window",
+	  "core.percpu.instructions over core.percpu.cycles between the last two\n"
+	  "passes, from one group: no rate conversion needed." },
+	{ "core.percpu.cpi", CORE_PERCPU_CPI, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS,
+	  "Cycles per instruction over the last window",
+	  "The inverse of core.percpu.ipc." },
+	{ "core.percpu.freq", CORE_PERCPU_FREQ, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS,
+	  "Effective clock over the last window, in MHz",
+	  "turbostat's Bzy_MHz: the TSC's rate times APERF's growth over MPERF's,\n"
+	  "both counted only while the CPU was not halted: the clock it ran at when\n"
+	  "it ran.  /proc/cpuinfo's \"cpu MHz\" is a one-tick sample, not this." },
+	{ "core.percpu.busy", CORE_PERCPU_BUSY, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS,
+	  "Fraction of the last window the CPU was not halted",
+	  "turbostat's Busy%: MPERF's growth over the TSC's, 0 to 1." },
+	{ "core.percpu.duty.hw", CORE_PERCPU_DUTY_HW, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS,
+	  "Duty cycle of the cycles and instructions group",
+	  "The fraction of the last window the group was on the counters (time\n"
+	  "running over time enabled); below 1 the counts are estimates scaled up by\n"
+	  "its inverse, because other users (perf, the perfevent PMDA, the NMI\n"
+	  "watchdog) share the counters." },
+	{ "core.percpu.duty.msr", CORE_PERCPU_DUTY_MSR, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS,
+	  "Duty cycle of the msr group (always 1: never multiplexed)",
+	  "The share of the last window the msr PMU's group (TSC, APERF, MPERF) was\n"
+	  "counting on this CPU.  The msr PMU's counters are free-running and never\n"
+	  "share counters, so it is 1 whenever the group is open." },
+	{ "core.percpu.duty.fp", CORE_PERCPU_DUTY_FP, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS,
+	  "Duty cycle of the FP operations group (AMD Zen)",
+	  "The share of the last window the FP operations group was on this CPU's\n"
+	  "counters (the rest of the time another group had them: the count is\n"
+	  "scaled up by 1 / duty).  AMD Zen only." },
+	{ "core.percpu.duty.l2", CORE_PERCPU_DUTY_L2, PM_TYPE_DOUBLE, CPU_INDOM, PM_SEM_INSTANT, NO_UNITS,
+	  "Duty cycle of the L2 accesses group (AMD Zen)",
+	  "The share of the last window the L2 group (accesses, misses, hits) was\n"
+	  "on this CPU's counters; its counts are scaled up by 1 / duty.  AMD Zen\n"
+	  "only." },
 };
 
 static const struct metric corectr_all_metrics[] = {
-	{ "core.all.cycles", CORE_ALL_CYCLES, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.all.instructions", CORE_ALL_INSTRUCTIONS, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.all.fp_ops", CORE_ALL_FP_OPS, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "core.all.ipc", CORE_ALL_IPC, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS },
+	{ "core.all.cycles", CORE_ALL_CYCLES, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS,
+	  "Unhalted cycles of every CPU (sum of core.percpu.cycles)",
+	  "The sum over every online CPU of core.percpu.cycles' increments, a\n"
+	  "counter: its rate is the machine's cycles a second.  No value where no CPU\n"
+	  "has the cycles counter (no core PMU: see smtcpu.status[\"core\"])." },
+	{ "core.all.instructions", CORE_ALL_INSTRUCTIONS, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS,
+	  "Instructions retired on every CPU",
+	  "The sum over every online CPU of core.percpu.instructions' increments, a\n"
+	  "counter: its rate is the machine's instructions a second.  No value where\n"
+	  "no CPU has the instructions counter." },
+	{ "core.all.fp_ops", CORE_ALL_FP_OPS, PM_TYPE_U64, PM_INDOM_NULL, PM_SEM_COUNTER, COUNT_UNITS,
+	  "Floating-point operations retired on every CPU (AMD Zen)",
+	  "The sum over every online CPU of core.percpu.fp_ops' increments, a\n"
+	  "counter: its rate is the machine's FLOPS.  AMD Zen only (the FP operations\n"
+	  "retired event); no value elsewhere." },
+	{ "core.all.ipc", CORE_ALL_IPC, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_INSTANT, NO_UNITS,
+	  "Instructions per cycle of the whole machine, last window",
+	  "The sum over CPUs of instructions over the sum of cycles, in the last\n"
+	  "window." },
 };
 
 static const struct core_state *core(void)
@@ -188,5 +267,5 @@ static int fetch_corectr_all(unsigned int item, void *priv, pmAtomValue *atom)
 	return PM_ERR_PMID;
 }
 
-const struct cluster corectr_cluster = CLUSTER(corectr_metrics, fetch_corectr);
-const struct cluster corectr_all_cluster = CLUSTER(corectr_all_metrics, fetch_corectr_all);
+const struct cluster corectr_cluster = { METRICS(corectr_metrics), .fetch = fetch_corectr };
+const struct cluster corectr_all_cluster = { METRICS(corectr_all_metrics), .fetch = fetch_corectr_all };

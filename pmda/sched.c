@@ -4,6 +4,7 @@
  * smtcpu.sched.map.*, how full the program's charge maps are.
  */
 #include "clients.h"
+#include "sched_publish.h"
 #include "shared.h"
 #include "source_sched.h"
 
@@ -39,21 +40,69 @@ enum {	/* CLUSTER_SCHED_MAP */
 };
 
 static const struct metric proc_metrics[] = {
-	{ "smt.proc.throughput_cpu", SMT_PROC_THROUGHPUT, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS },
-	{ "smt.proc.busy_cpu", SMT_PROC_BUSY, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS },
+	{ "smt.proc.throughput_cpu", SMT_PROC_THROUGHPUT, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "SMT-calibrated CPU time of each process",
+	  "The software PURR's time charged to the process: at every context\n"
+	  "switch, each thread's run since the last one is credited dt x c(k) for\n"
+	  "each stretch while k threads of its core were busy (the core's factor\n"
+	  "table, smt.core.model).  Counter, milliseconds: its rate is the process's\n"
+	  "use of whole cores, as AIX pprof -r PURR reports it.  Instances are\n"
+	  "named as the proc PMDA names them, \"PID command\", and go a retire period\n"
+	  "(a minute unless set) after the process exits.  Where PURR is trusted (POWER), a process's share of\n"
+	  "a CPU's busy PURR over a window is its share of that CPU's run time\n"
+	  "there, which is what this credits.  Needs the \"sched\" source (see\n"
+	  "smtcpu.status).  As proc.* is, served only to a client whose credentials\n"
+	  "pmcd knows, and only the processes /proc shows its user (pmdasmtcpu(1),\n"
+	  "ACCESS); a command or comm is shown with each control character as \"?\"." },
+	{ "smt.proc.busy_cpu", SMT_PROC_BUSY, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "Raw CPU time of each process, as the scheduler ran it",
+	  "Counter, milliseconds, of the time the process's threads ran on any\n"
+	  "CPU (the same time /proc/PID/stat counts as utime + stime, measured at\n"
+	  "the context switch; on a VM, less the time the hypervisor stole, as the\n"
+	  "kernel counts it).  rate(smt.proc.throughput_cpu) /\n"
+	  "rate(smt.proc.busy_cpu) is the process's SMT efficiency: 1 alone on a\n"
+	  "core, c(2) = 0.5 for SMT2 siblings busy together throughout." },
 };
 
 static const struct metric cgroup_metrics[] = {
-	{ "smt.cgroup.throughput_cpu", SMT_CGROUP_THROUGHPUT, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS },
-	{ "smt.cgroup.busy_cpu", SMT_CGROUP_BUSY, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS },
+	{ "smt.cgroup.throughput_cpu", SMT_CGROUP_THROUGHPUT, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "SMT-calibrated CPU time of each cgroup",
+	  "As smt.proc.throughput_cpu, summed over the tasks of each cgroup v2\n"
+	  "(instances are paths below the cgroup2 mount, \"/\" the root): the figure\n"
+	  "to charge back by service or container." },
+	{ "smt.cgroup.busy_cpu", SMT_CGROUP_BUSY, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "Raw CPU time of each cgroup, as the scheduler ran it",
+	  "As smt.proc.busy_cpu, per cgroup v2." },
 };
 
 static const struct metric map_metrics[] = {
-	{ "smtcpu.sched.map.entries", SCHED_MAP_ENTRIES, PM_TYPE_U32, MAP_INDOM, PM_SEM_INSTANT, COUNT_UNITS },
-	{ "smtcpu.sched.map.peak", SCHED_MAP_PEAK, PM_TYPE_U32, MAP_INDOM, PM_SEM_INSTANT, COUNT_UNITS },
-	{ "smtcpu.sched.map.capacity", SCHED_MAP_CAPACITY, PM_TYPE_U32, MAP_INDOM, PM_SEM_DISCRETE, COUNT_UNITS },
-	{ "smtcpu.sched.map.refused", SCHED_MAP_REFUSED, PM_TYPE_U64, MAP_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "smtcpu.sched.map.refused_time", SCHED_MAP_REFUSED_TIME, PM_TYPE_DOUBLE, MAP_INDOM, PM_SEM_COUNTER, MS_UNITS },
+	{ "smtcpu.sched.map.entries", SCHED_MAP_ENTRIES, PM_TYPE_U32, MAP_INDOM, PM_SEM_INSTANT, COUNT_UNITS,
+	  "Entries in each of the software PURR's charge maps",
+	  "Processes (\"tasks\") or cgroups (\"cgroups\") the map holds after the last\n"
+	  "pass: those alive, processes ended less than about 2 s ago, and cgroups\n"
+	  "removed less than a retire period ago (\"retire\" in smtcpu.conf, a minute\n"
+	  "unless set).  No value unless the program runs (smtcpu.status[\"sched\"])." },
+	{ "smtcpu.sched.map.peak", SCHED_MAP_PEAK, PM_TYPE_U32, MAP_INDOM, PM_SEM_INSTANT, COUNT_UNITS,
+	  "Most entries each charge map has held",
+	  "The highest smtcpu.sched.map.entries seen since the agent started: with\n"
+	  "smtcpu.sched.map.capacity, how near the map came to full." },
+	{ "smtcpu.sched.map.capacity", SCHED_MAP_CAPACITY, PM_TYPE_U32, MAP_INDOM, PM_SEM_DISCRETE, COUNT_UNITS,
+	  "Entries each charge map can hold",
+	  "Fixed when the program loads: 65536 processes unless \"processes\" in\n"
+	  "smtcpu.conf says, and 16384 cgroups." },
+	{ "smtcpu.sched.map.refused", SCHED_MAP_REFUSED, PM_TYPE_U64, MAP_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "Charges a full map had no room for",
+	  "New processes or cgroups the program could not enter because the map\n"
+	  "was full, counted as the program met them.  Their time is in\n"
+	  "smtcpu.sched.map.refused_time, and so in no instance of smt.proc.* or\n"
+	  "smt.cgroup.*, though the CPUs' smt.throughput_cpu has it.  0 means the\n"
+	  "per-process and per-cgroup figures lost nothing." },
+	{ "smtcpu.sched.map.refused_time", SCHED_MAP_REFUSED_TIME, PM_TYPE_DOUBLE, MAP_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "SMT-calibrated time a full map could not charge",
+	  "Counter, milliseconds: the calibrated time of the charges counted in\n"
+	  "smtcpu.sched.map.refused, and of pending charges whose process had found\n"
+	  "no room.  Added to the sum over smt.proc.throughput_cpu it makes up what\n"
+	  "the CPUs were charged." },
 };
 
 /* What the software PURR charged an instance of PROC_INDOM or CGROUP_INDOM,
@@ -122,9 +171,25 @@ static int fetch_map(unsigned int item, void *priv, pmAtomValue *atom)
 }
 
 static const struct metric uid_metrics[] = {
-	{ "smtcpu.sched.uid.tasks", SCHED_UID_TASKS, PM_TYPE_U32, UID_INDOM, PM_SEM_INSTANT, COUNT_UNITS },
-	{ "smtcpu.sched.uid.refused", SCHED_UID_REFUSED, PM_TYPE_U64, UID_INDOM, PM_SEM_COUNTER, COUNT_UNITS },
-	{ "smtcpu.sched.uid.refused_time", SCHED_UID_REFUSED_TIME, PM_TYPE_DOUBLE, UID_INDOM, PM_SEM_COUNTER, MS_UNITS },
+	{ "smtcpu.sched.uid.tasks", SCHED_UID_TASKS, PM_TYPE_U32, UID_INDOM, PM_SEM_INSTANT, COUNT_UNITS,
+	  "Processes of each uid in the software PURR's tasks map",
+	  "Entries of the \"tasks\" map held for processes of this uid after the\n"
+	  "last pass.  A uid holding half of smtcpu.sched.map.capacity has\n"
+	  "its new processes refused (smtcpu.sched.uid.refused) until some of its\n"
+	  "own leave; other uids' are not.  As smt.proc.*, to a client with\n"
+	  "credentials only, and to one that /proc shows only its own processes,\n"
+	  "its own uid only." },
+	{ "smtcpu.sched.uid.refused", SCHED_UID_REFUSED, PM_TYPE_U64, UID_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "New processes of each uid refused for its share",
+	  "Counter: processes of this uid the program could not enter in the\n"
+	  "\"tasks\" map because the uid held half of it, counted as the\n"
+	  "program met them (a process refused is met again at its next switch).\n"
+	  "Their time is in smtcpu.sched.uid.refused_time and\n"
+	  "smtcpu.sched.map.refused_time, not in smt.proc.*." },
+	{ "smtcpu.sched.uid.refused_time", SCHED_UID_REFUSED_TIME, PM_TYPE_DOUBLE, UID_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "SMT-calibrated time of each uid's processes refused",
+	  "Counter, milliseconds: the calibrated time of the charges counted in\n"
+	  "smtcpu.sched.uid.refused." },
 };
 
 /* priv is the uid's place in sched()->uids + 1, as this pass published
@@ -154,352 +219,29 @@ static int fetch_uid(unsigned int item, void *priv, pmAtomValue *atom)
 	return PMDA_FETCH_STATIC;
 }
 
-const struct cluster proc_cluster = CLUSTER(proc_metrics, fetch_proc);
-const struct cluster sched_uid_cluster = CLUSTER(uid_metrics, fetch_uid);
-const struct cluster cgroup_cluster = CLUSTER(cgroup_metrics, fetch_cgroup);
-const struct cluster sched_map_cluster = CLUSTER(map_metrics, fetch_map);
-
-void sched_map_instances(void)
+/* The charge maps, named once; the processes, cgroups and uids, after
+ * every pass (pmda/sched_publish.c). */
+static void refresh_sched(double now)
 {
 	static const char *const names[SP_NMAPS] = { [SP_MAP_TASKS] = "tasks",
 						     [SP_MAP_CGROUPS] = "cgroups" };
+	static bool named;
 
-	for (int m = 0; m < SP_NMAPS; m++)
-		pmdaCacheStore(indom(MAP_INDOM), PMDA_CACHE_ADD, names[m], (void *)(intptr_t)(m + 1));
+	if (!named)
+		for (int m = 0; m < SP_NMAPS; m++)
+			pmdaCacheStore(indom(MAP_INDOM), PMDA_CACHE_ADD, names[m],
+				       (void *)(intptr_t)(m + 1));
+	named = true;
+	sched_publish(now);
 }
 
-/*
- * Publishing: a table slot is an instance once per holder (gen), which
- * keeps its instance when the table moves it down.  One that
- * leaves is made inactive, so that a client that fetched it a moment before
- * still resolves its name (smtcpu_instance), and is culled retire_ns
- * later, so a long-lived agent does not keep every process that ever ran.
- */
-struct published {
-	uint32_t gen;
-	int inst;
-	bool live;
+const struct cluster proc_cluster = {
+	METRICS(proc_metrics),
+	.fetch = fetch_proc,
+	.refresh = refresh_sched,
+	.list = sched_instance_list,
 };
+const struct cluster sched_uid_cluster = { METRICS(uid_metrics), .fetch = fetch_uid };
+const struct cluster cgroup_cluster = { METRICS(cgroup_metrics), .fetch = fetch_cgroup };
+const struct cluster sched_map_cluster = { METRICS(map_metrics), .fetch = fetch_map };
 
-struct retired {
-	int inst;
-	double at;		/* monotonic seconds */
-};
-
-struct publisher {
-	int serial;			/* PROC_INDOM or CGROUP_INDOM */
-	uint32_t changes;		/* the table's, when last published */
-	struct published *slot;
-	int cap;
-	struct retired *retired;	/* oldest first, from head */
-	int head, nretired, retired_cap;
-	bool waiting;			/* a newcomer waits for its name (add) */
-	int culled;			/* instances culled since the cache last gave back */
-	int held;			/* instances, active or inactive, at the last give-back or since */
-	int newest;			/* the highest instance identifier given */
-};
-
-static struct publisher publishers[2] = { { .serial = PROC_INDOM }, { .serial = CGROUP_INDOM } };
-
-/* Culled, unless it is the newest instance: PCP 6's cache appends the
- * next after its last entry, which its reorganisation frees without
- * forgetting (a dangling pointer; new instances were then missing from
- * the domain's list).  That one waits until a newer one exists. */
-static bool cull(const struct publisher *p, pmInDom in, int inst)
-{
-	char *name;
-
-	if (inst == p->newest)
-		return false;
-	if (pmdaCacheLookup(in, inst, &name, NULL) == PMDA_CACHE_INACTIVE)
-		pmdaCacheStore(in, PMDA_CACHE_CULL, name, NULL);
-	return true;
-}
-
-/* Inactive from now, culled later; at once where it cannot be noted. */
-static void retire(struct publisher *p, pmInDom in, int inst, double now)
-{
-	char *name;
-
-	if (pmdaCacheLookup(in, inst, &name, NULL) < 0)
-		return;
-	pmdaCacheStore(in, PMDA_CACHE_HIDE, name, NULL);
-	if (p->head > 0 && p->head + p->nretired == p->retired_cap) {
-		memmove(p->retired, p->retired + p->head, (size_t)p->nretired * sizeof *p->retired);
-		p->head = 0;
-	}
-	if (p->head + p->nretired == p->retired_cap) {
-		int cap = p->retired_cap ? 2 * p->retired_cap : 256;
-		struct retired *grown = realloc(p->retired, (size_t)cap * sizeof *grown);
-		if (grown == NULL) {
-			cull(p, in, inst);
-			return;
-		}
-		p->retired = grown;
-		p->retired_cap = cap;
-	}
-	p->retired[p->head + p->nretired++] = (struct retired){ inst, now };
-}
-
-/* Returns how many it culled. */
-static int cull_retired(struct publisher *p, pmInDom in, double now)
-{
-	int n = 0;
-
-	while (p->nretired > 0 && now - p->retired[p->head].at > sched()->retire_ns / 1e9) {
-		int inst = p->retired[p->head].inst;
-
-		p->head++;
-		p->nretired--;
-		if (cull(p, in, inst))
-			n++;
-		else
-			retire(p, in, inst, now);	/* (again, from now) */
-	}
-	if (p->nretired == 0) {
-		p->head = 0;
-		if (p->retired_cap > 1024) {	/* (a crowd's list, given back) */
-			free(p->retired);
-			p->retired = NULL;
-			p->retired_cap = 0;
-		}
-	}
-	return n;
-}
-
-/* How long an instance retired keeps its name from a newcomer: longer
- * than a client takes from a fetch to listing the domain (pmlogger, after
- * fetching tens of thousands of processes, takes seconds). */
-#define NAME_HOLD_S 5.0
-
-/* Whether inst was retired less than NAME_HOLD_S before now. */
-static bool retired_lately(const struct publisher *p, int inst, double now)
-{
-	for (int i = p->head + p->nretired - 1; i >= p->head && now - p->retired[i].at < NAME_HOLD_S; i--)
-		if (p->retired[i].inst == inst)
-			return true;
-	return false;
-}
-
-/*
- * A new instance, or -EAGAIN to try again at the next pass.  Another with
- * the same first word (the part PCP takes as unique) keeps it while it is
- * active, and NAME_HOLD_S after it was retired, so that a client listing
- * the domain after a fetch still names what it fetched.  A process (a PID
- * used again) is then named PID:N at once, N its own number in the table
- * (as the source names one whose PID a ghost holds): waiting, it would be
- * charged seconds before it was served, while the CPUs were at once.  A
- * cgroup (a path taken again: a service restarted) waits for the name,
- * then gets an identifier of its own, and all it was charged meanwhile.
- */
-static int add(struct publisher *p, pmInDom in, const struct sched_entry *e, int slot, double now)
-{
-	char word[SCHED_NAME_MAX], renamed[SCHED_NAME_MAX + 16];
-	const char *name = e->name;
-	size_t n = strcspn(name, " ");
-	int inst, state;
-
-	snprintf(word, sizeof word, "%.*s", (int)n, name);
-	state = pmdaCacheLookupName(in, word, &inst, NULL);
-	if (state == PMDA_CACHE_ACTIVE || (state == PMDA_CACHE_INACTIVE &&
-					   (retired_lately(p, inst, now) || !cull(p, in, inst)))) {
-		if (p->serial != PROC_INDOM || strchr(word, ':') != NULL)
-			return -EAGAIN;
-		snprintf(renamed, sizeof renamed, "%s:%u%s", word, e->gen, name + n);
-		name = renamed;
-	}
-	if ((inst = pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(slot + 1))) > p->newest)
-		p->newest = inst;
-	return inst;
-}
-
-/* What a crowd of processes took is given back as it goes: when the
- * table shrank (sched_table_shrink) the publisher's slots shrink too; the
- * cache frees what was culled (a cull only marks an entry) every
- * CULLS_TO_GIVE_BACK culls, and whenever the instances held have halved
- * since the last give-back; and then the C library returns the free
- * memory to the kernel.  None of it happens while the processes stay. */
-#define CULLS_TO_GIVE_BACK 1024
-
-static void give_back(struct publisher *p, pmInDom in, const struct sched_table *t, double now,
-		      int culled)
-{
-	struct published *less;
-	bool freed = false;
-	int held = t->used + p->nretired;
-
-	if (t->cap < p->cap) {
-		for (int i = t->cap; i < p->cap; i++)	/* (slots the table let go of) */
-			if (p->slot[i].live) {
-				retire(p, in, p->slot[i].inst, now);
-				p->slot[i].live = false;
-			}
-		if ((less = realloc(p->slot, (size_t)t->cap * sizeof *less)) != NULL) {
-			p->slot = less;
-			p->cap = t->cap;
-		}
-		freed = true;
-	}
-	p->culled += culled;
-	if (held > p->held)
-		p->held = held;
-	if (p->culled >= CULLS_TO_GIVE_BACK || (p->culled > 0 && held <= p->held / 2)) {
-		pmdaCacheOp(in, PMDA_CACHE_REORG);
-		p->culled = 0;
-		p->held = held;
-		freed = true;
-	}
-	if (freed)
-		malloc_trim(0);
-}
-
-/* The entry at slot moved there from another (sched_table_shrink): its
- * instance goes with it, identifier and name unchanged, its private data
- * the new slot.  True if it did. */
-static bool follow(struct publisher *p, pmInDom in, const struct sched_entry *e, int slot)
-{
-	struct published *was;
-	char *name;
-
-	if (e->moved_from < 0 || e->moved_from >= p->cap)
-		return false;
-	was = &p->slot[e->moved_from];
-	if (!was->live || was->gen != e->gen || pmdaCacheLookup(in, was->inst, &name, NULL) < 0 ||
-	    pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(slot + 1)) < 0)
-		return false;
-	p->slot[slot] = *was;
-	was->live = false;
-	return true;
-}
-
-static void publish(struct publisher *p, double now)
-{
-	const struct sched_table *t = sched_table_of(p->serial);
-	pmInDom in = indom(p->serial);
-	bool waiting = false;
-	int culled = cull_retired(p, in, now);
-
-	if (t->changes == p->changes && p->cap >= t->cap && !p->waiting) {
-		give_back(p, in, t, now, culled);
-		return;
-	}
-	if (t->cap > p->cap) {
-		struct published *grown = realloc(p->slot, (size_t)t->cap * sizeof *grown);
-		if (grown == NULL)
-			return;		/* tried again at the next pass */
-		memset(grown + p->cap, 0, (size_t)(t->cap - p->cap) * sizeof *grown);
-		p->slot = grown;
-		p->cap = t->cap;
-	}
-	for (int i = 0; i < t->cap; i++) {
-		const struct sched_entry *e = &t->e[i];
-		struct published *q = &p->slot[i];
-
-		if (q->live && (!e->used || e->gen != q->gen)) {
-			retire(p, in, q->inst, now);
-			q->live = false;
-		}
-		if (e->used && !q->live && !follow(p, in, e, i)) {
-			int inst = add(p, in, e, i, now);
-			if (inst >= 0) {
-				q->inst = inst;
-				q->gen = e->gen;
-				q->live = true;
-			}
-			waiting |= inst < 0;		/* (tried again at the next pass) */
-		}
-	}
-	p->changes = t->changes;
-	p->waiting = waiting;
-	give_back(p, in, t, now, culled);	/* (after the moves are followed) */
-}
-
-static int by_inst(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * A client that lists the domain after a fetch (pminfo, pmlogger writing
- * the domain to its archive) must name each value it fetched, though a
- * pass between the two may have retired it.  The cache's own walk
- * (PMDA_CACHE_WALK_NEXT) gives active instances only, so the list is the
- * publisher's: its live slots and what it retired and has not culled yet,
- * in identifier order.
- */
-int sched_instance_list(pmInDom in, pmInResult **result)
-{
-	const struct publisher *p = NULL;
-	pmInResult *res;
-	int n = 0, kept = 0;
-
-	for (int i = 0; i < 2; i++)
-		if (indom(publishers[i].serial) == in)
-			p = &publishers[i];
-	if (p == NULL)
-		return PM_ERR_INDOM;
-	if ((res = calloc(1, sizeof *res)) == NULL)
-		return -ENOMEM;
-	res->indom = in;
-	res->instlist = calloc((size_t)(p->cap + p->nretired) + 1, sizeof *res->instlist);
-	res->namelist = calloc((size_t)(p->cap + p->nretired) + 1, sizeof *res->namelist);
-	if (res->instlist == NULL || res->namelist == NULL)
-		goto nomem;
-	for (int i = 0; i < p->cap; i++)
-		if (p->slot[i].live)
-			res->instlist[n++] = p->slot[i].inst;
-	for (int i = p->head; i < p->head + p->nretired; i++)
-		res->instlist[n++] = p->retired[i].inst;
-	qsort(res->instlist, (size_t)n, sizeof *res->instlist, by_inst);
-	for (int i = 0; i < n; i++) {
-		int inst = res->instlist[i], state;
-		char *name;
-
-		if (kept > 0 && res->instlist[kept - 1] == inst)
-			continue;
-		state = pmdaCacheLookup(in, inst, &name, NULL);
-		if (state != PMDA_CACHE_ACTIVE && state != PMDA_CACHE_INACTIVE)
-			continue;	/* (culled: its name went to a newcomer) */
-		if ((res->namelist[kept] = strdup(name)) == NULL)
-			goto nomem;
-		res->instlist[kept++] = inst;
-	}
-	res->numinst = kept;
-	*result = res;
-	return 0;
-nomem:
-	for (int i = 0; i < kept; i++)
-		free(res->namelist[i]);
-	free(res->namelist);
-	free(res->instlist);
-	free(res);
-	return -ENOMEM;
-}
-
-/* Every uid the tasks map holds processes of, or refused some: named by
- * its number ("unknown": charged with no task at hand). */
-static void publish_uids(void)
-{
-	pmInDom in = indom(UID_INDOM);
-	char name[16];
-
-	pmdaCacheOp(in, PMDA_CACHE_INACTIVE);
-	for (int i = 0; i < sched()->nuids; i++) {
-		uint32_t uid = sched()->uids[i].uid;
-
-		if (uid == SP_UID_UNKNOWN)
-			snprintf(name, sizeof name, "unknown");
-		else
-			snprintf(name, sizeof name, "%u", uid);
-		pmdaCacheStore(in, PMDA_CACHE_ADD, name, (void *)(intptr_t)(i + 1));
-	}
-}
-
-void sched_publish(double now)
-{
-	for (int i = 0; i < 2; i++)
-		publish(&publishers[i], now);
-	publish_uids();
-}

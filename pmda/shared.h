@@ -27,9 +27,9 @@ struct sched_table;
 #define BYTE_UNITS	PMDA_PMUNITS(1, 0, 0, PM_SPACE_BYTE, 0, 0)
 #define BYTE_RATE_UNITS	PMDA_PMUNITS(1, -1, 0, PM_SPACE_BYTE, PM_TIME_SEC, 0)
 
-/* A metric: its name in pmns (qa/lib/doccheck holds the two together),
- * its item in the cluster, and its descriptor; indom is a serial from
- * clusters.h, or PM_INDOM_NULL. */
+/* A metric, defined here once: pmns and help are made from these rows at
+ * build time (pmda/gen/metric_text.c).  indom is a serial from clusters.h,
+ * or PM_INDOM_NULL; oneline and help are its help text. */
 struct metric {
 	const char *name;
 	unsigned int item;
@@ -37,53 +37,56 @@ struct metric {
 	pmInDom indom;
 	int sem;
 	pmUnits units;
+	const char *oneline;
+	const char *help;
 };
 
-/* A cluster's metrics, and the fetch of one of them; priv is the
- * instance's private data from the instance domain's cache (NULL for a
- * metric with none). */
+/* A cluster: its metrics, their fetch, and what it does for the instance
+ * domains it owns.  Every hook but fetch may be NULL. */
 struct cluster {
 	const struct metric *metrics;
 	int nmetrics;
+	/* priv is the instance's private data from the instance domain's
+	 * cache (NULL for a metric with none). */
 	int (*fetch)(unsigned int item, void *priv, pmAtomValue *atom);
 	/* A fetch names item (before any value is fetched): true when its
 	 * values are read only while asked for and are not current, so that a
 	 * pass must come first.  NULL: every item is read at every pass. */
 	bool (*asked)(unsigned int item);
+	/* After every pass, and once at start (now in monotonic seconds):
+	 * brings the instance domains it owns up to date.  One cluster of a
+	 * file refreshes the domains the file's clusters share. */
+	void (*refresh)(double now);
+	/* Labels of instance inst (priv its data) of a domain it owns, or of
+	 * the domain itself when inst is PM_IN_NULL; 0 when it adds none. */
+	int (*label)(pmInDom in, int inst, void *priv, pmLabelSet **lp);
+	/* Every instance of in for a request naming them all, when the cache's
+	 * active ones are not all it names; PM_ERR_INDOM for a domain not its own. */
+	int (*list)(pmInDom in, pmInResult **result);
+	/* A store of value to item: 0, with *pass set when a pass must follow,
+	 * or an error.  NULL: none of its metrics takes a store. */
+	int (*store)(unsigned int item, const pmAtomValue *value, bool *pass);
 };
 
-#define CLUSTER(metrics, fetch) { metrics, (int)(sizeof metrics / sizeof metrics[0]), fetch, NULL }
-#define CLUSTER_ASKED(metrics, fetch, asked) \
-	{ metrics, (int)(sizeof metrics / sizeof metrics[0]), fetch, asked }
+/* A cluster's rows, for the initialiser of its struct cluster. */
+#define METRICS(rows) .metrics = rows, .nmetrics = (int)(sizeof rows / sizeof rows[0])
 
-extern const struct cluster cpu_cluster, core_cluster, all_cluster, model_cluster;	/* smt.c */
-extern const struct cluster agent_cluster;						/* agent.c */
-extern const struct cluster purr_cpu_cluster, purr_all_cluster, lpar_cluster;	/* power.c */
-extern const struct cluster df_cluster, l3_cluster;					/* amd.c */
-extern const struct cluster proc_cluster, cgroup_cluster, sched_map_cluster;		/* sched.c */
-extern const struct cluster sched_uid_cluster;						/* sched.c */
-extern const struct cluster corectr_cluster, corectr_all_cluster;			/* corectr.c */
 
-/* CLUSTER_AGENT's items, here rather than in agent.c because the store
- * (pmda_smtcpu.c) takes smtcpu.control.*. */
-enum {
-	AGENT_STATUS = 0,		/* smtcpu.status */
-	AGENT_CONTROL_PERIOD = 1,	/* smtcpu.control.period */
-	AGENT_CONTROL_SAMPLE = 2,	/* smtcpu.control.sample */
-	AGENT_SAMPLER_PASSES = 3,	/* smtcpu.sampler.passes */
-	AGENT_SAMPLER_TIME = 4,		/* smtcpu.sampler.time */
-	AGENT_ROOT = 5,			/* smtcpu.root */
-	AGENT_CONFIG = 6,		/* smtcpu.config */
-	AGENT_SCHED_MISSED = 7,		/* smtcpu.sched.missed */
-	AGENT_SCHED_REREADS = 8,	/* smtcpu.sched.rereads */
-	AGENT_SCHED_UNSETTLED = 9,	/* smtcpu.sched.unsettled */
-};
 
 /* pmda/state.c: what every file here reads, and pmda_smtcpu.c sets up. */
 extern struct sampler sampler;
 extern unsigned period_ms;		/* the sampling period */
 extern char config_path[MAXPATHLEN];	/* the configuration file read at start */
-extern pmdaIndom indomtab[NUM_INDOMS];	/* by serial (clusters.h) */
+extern bool dso_mode;			/* a DSO in a client: says nothing of how it starts */
+
+/* pmda/indoms.c: the instance domains, by serial (clusters.h). */
+struct indom_doc {
+	bool kept;		/* its instances are kept across restarts (the cache saved, loaded) */
+	const char *oneline;
+	const char *help;
+};
+extern pmdaIndom indomtab[NUM_INDOMS];
+extern const struct indom_doc indom_docs[NUM_INDOMS];
 
 pmInDom indom(int serial);
 
@@ -93,14 +96,15 @@ const struct sched_state *sched(void);
 /* The software PURR's table for PROC_INDOM or CGROUP_INDOM. */
 const struct sched_table *sched_table_of(int serial);
 
-/* The software PURR's processes and cgroups as instances (pmda/sched.c),
- * after each pass; now in monotonic seconds.  The charge maps' instances,
- * at start. */
-void sched_publish(double now);
-void sched_map_instances(void);
-/* Every instance of PROC_INDOM or CGROUP_INDOM, those that left a moment
- * ago (inactive) too, for an instance request naming them all. */
-int sched_instance_list(pmInDom in, pmInResult **result);
+/* Every cluster, by number (pmda/clusters.c). */
+extern const struct cluster *const clusters[NUM_CLUSTERS];
+
+/* smt.source's word for a window's basis: a measured basis's name,
+ * "model", or "none" before a full window. */
+static inline const char *basis_word(const char *basis)
+{
+	return basis ? basis : "none";
+}
 
 /* An estimated count to the nearest whole one. */
 static inline uint64_t whole(double v)
