@@ -141,19 +141,12 @@ static const struct metric corectr_all_metrics[] = {
 	  "window." },
 };
 
-static const struct core_state *core(void)
-{
-	static const struct core_state none;
-	const struct core_state *st = sampler_core(&sampler);
-	return st ? st : &none;
-}
-
 /* A figure's counter, in whole counts. */
 static int core_count(int cpu, enum core_figure f, pmAtomValue *atom)
 {
 	double v;
 
-	if (!core_total(core(), cpu, f, &v))
+	if (!core_total(core_counters(), cpu, f, &v))
 		return PMDA_FETCH_NOVALUES;
 	atom->ull = whole(v);
 	return PMDA_FETCH_STATIC;
@@ -164,7 +157,7 @@ static int core_ratio(int cpu, enum core_figure a, enum core_figure b, pmAtomVal
 {
 	double x, y, sx, sy;
 
-	if (!core_window(core(), cpu, a, &x, &sx) || !core_window(core(), cpu, b, &y, &sy) ||
+	if (!core_window(core_counters(), cpu, a, &x, &sx) || !core_window(core_counters(), cpu, b, &y, &sy) ||
 	    y <= 0)
 		return PMDA_FETCH_NOVALUES;
 	atom->d = x / y;
@@ -176,9 +169,9 @@ static int core_freq(int cpu, pmAtomValue *atom)
 {
 	double tsc, aperf, mperf, secs;
 
-	if (!core_window(core(), cpu, CORE_TSC, &tsc, &secs) ||
-	    !core_window(core(), cpu, CORE_APERF, &aperf, &secs) ||
-	    !core_window(core(), cpu, CORE_MPERF, &mperf, &secs) || mperf <= 0)
+	if (!core_window(core_counters(), cpu, CORE_TSC, &tsc, &secs) ||
+	    !core_window(core_counters(), cpu, CORE_APERF, &aperf, &secs) ||
+	    !core_window(core_counters(), cpu, CORE_MPERF, &mperf, &secs) || mperf <= 0)
 		return PMDA_FETCH_NOVALUES;
 	atom->d = tsc / secs * aperf / mperf / 1e6;
 	return PMDA_FETCH_STATIC;
@@ -187,7 +180,7 @@ static int core_freq(int cpu, pmAtomValue *atom)
 /* The share of the time a group of counters was on the PMU. */
 static int core_group_duty(int cpu, enum core_group g, pmAtomValue *atom)
 {
-	if (!core_duty(core(), cpu, g, &atom->d))
+	if (!core_duty(core_counters(), cpu, g, &atom->d))
 		return PMDA_FETCH_NOVALUES;
 	return PMDA_FETCH_STATIC;
 }
@@ -227,7 +220,7 @@ static int core_sum(enum core_figure f, pmAtomValue *atom)
 	int have = 0;
 
 	for (int cpu = 0; cpu < sampler.topo.ncpus; cpu++)
-		if (core_total(core(), cpu, f, &v)) {
+		if (core_total(core_counters(), cpu, f, &v)) {
 			total += v;
 			have++;
 		}
@@ -244,9 +237,9 @@ static int core_all_ipc(pmAtomValue *atom)
 	double instr = 0, cycles = 0, v, secs;
 
 	for (int cpu = 0; cpu < sampler.topo.ncpus; cpu++)
-		if (core_window(core(), cpu, CORE_INSTRUCTIONS, &v, &secs)) {
+		if (core_window(core_counters(), cpu, CORE_INSTRUCTIONS, &v, &secs)) {
 			instr += v;
-			if (core_window(core(), cpu, CORE_CYCLES, &v, &secs))
+			if (core_window(core_counters(), cpu, CORE_CYCLES, &v, &secs))
 				cycles += v;
 		}
 	if (cycles <= 0)

@@ -194,13 +194,6 @@ static const struct metric lpar_metrics[] = {
 	  "The first line of /proc/powerpc/lparcfg, e.g. \"1.9\"." },
 };
 
-static const struct power_state *power(void)
-{
-	static const struct power_state none;
-	const struct power_state *p = sampler_power(&sampler);
-	return p ? p : &none;
-}
-
 /* Timebase ticks to microseconds, exactly for any 64-bit count. */
 static uint64_t ticks_to_us(uint64_t ticks)
 {

@@ -16,6 +16,9 @@
 #include "sampler.h"
 
 struct amd;
+struct core_state;
+struct intel_state;
+struct power_state;
 struct sched_state;
 struct sched_table;
 
@@ -93,6 +96,9 @@ pmInDom indom(int serial);
 /* The sources' states; empty ones until the sampler has them. */
 const struct amd *amd(void);
 const struct sched_state *sched(void);
+const struct power_state *power(void);
+const struct intel_state *intel(void);
+const struct core_state *core_counters(void);
 /* The software PURR's table for PROC_INDOM or CGROUP_INDOM. */
 const struct sched_table *sched_table_of(int serial);
 

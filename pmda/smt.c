@@ -150,8 +150,8 @@ static const struct metric all_metrics[] = {
 /* What Intel's overlap counters say of cpu, whatever the basis. */
 static const struct intel_clock *hw_clock(int cpu)
 {
-	const struct intel_state *in = sampler_intel(&sampler);
-	return in && in->clk && cpu < in->ncpus ? &in->clk[cpu] : NULL;
+	const struct intel_state *in = intel();
+	return in->clk && cpu < in->ncpus ? &in->clk[cpu] : NULL;
 }
 
 static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)

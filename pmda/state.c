@@ -6,6 +6,9 @@
  */
 #include "shared.h"
 #include "source_amd.h"
+#include "source_core.h"
+#include "source_intel.h"
+#include "source_power.h"
 #include "source_sched.h"
 
 struct sampler sampler;
@@ -15,20 +18,21 @@ unsigned period_ms;
 char config_path[MAXPATHLEN];
 bool dso_mode;
 
-/* The sources' states; empty ones until the sampler has them. */
-const struct amd *amd(void)
-{
-	static const struct amd none;
-	const struct amd *a = sampler_amd(&sampler);
-	return a ? a : &none;
-}
+/* The sources' states, as the sampler holds them for its table's sources;
+ * an empty one (nothing opened, nothing counted) until it has them. */
+#define STATE_OF(type, name, source)					\
+	const struct type *name(void)					\
+	{								\
+		static const struct type none;				\
+		const struct type *st = sampler_state(&sampler, &source); \
+		return st ? st : &none;					\
+	}
 
-const struct sched_state *sched(void)
-{
-	static const struct sched_state none;
-	const struct sched_state *st = sampler_sched(&sampler);
-	return st ? st : &none;
-}
+STATE_OF(amd, amd, amd_source)
+STATE_OF(sched_state, sched, sched_source)
+STATE_OF(power_state, power, power_source)
+STATE_OF(intel_state, intel, intel_source)
+STATE_OF(core_state, core_counters, core_source)
 
 const struct sched_table *sched_table_of(int serial)
 {

@@ -79,9 +79,9 @@ static int pass(const char *root, int n, const char *config, bool ask)
 			elapsed += timed_pass(&s, root, &round);
 		t[b] = elapsed / per;
 	}
-	core = sampler_core(&s);
+	core = sampler_state(&s, &core_source);
 	printf("pass_us %.1f cpus %d core_groups %d amd_groups %d\n", median(t, BATCHES) * 1e6,
-	       s.topo.nonline, core && core->on ? core->ctr.nopen : 0, amd_groups(sampler_amd(&s)));
+	       s.topo.nonline, core && core->on ? core->ctr.nopen : 0, amd_groups(sampler_state(&s, &amd_source)));
 	for (int i = 0; i < s.nsources; i++) {
 		if (s.stopped[i])
 			continue;

@@ -91,7 +91,7 @@ static int sample(const char *root, int n, const char *config)
 	}
 	printf("sample_us %.1f allocations %ld cpus %d cores %d groups %d\n",
 	       median(t, batches) * 1e6, allocations - before, s.topo.nonline, s.topo.ncores,
-	       amd_groups(sampler_amd(&s)));
+	       amd_groups(sampler_state(&s, &amd_source)));
 	sampler_free(&s);
 	return 0;
 }
@@ -329,7 +329,7 @@ static int wait_ready(int fd, int n)
 
 static int time_passes(struct sampler *s, int passes)
 {
-	const struct sched_state *st = sampler_sched(s);
+	const struct sched_state *st = sampler_state(s, &sched_source);
 	double t[16];
 	int batches = passes < 16 ? passes : 16, per = passes / batches;
 	long before;

@@ -17,6 +17,12 @@
 #include "source_power.h"
 #include "sysroot.h"
 
+/* The POWER source's state, as the sampler holds it. */
+static const struct power_state *power_of(const struct sampler *s)
+{
+	return sampler_state(s, &power_source);
+}
+
 #define CPUDIR "/sys/devices/system/cpu"
 #define TB 512000000ull
 
@@ -188,7 +194,7 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	assert_string_equal(sampler_status(&s, "purr"), "ok");
 	sampler_pass(&s);
 	assert_string_equal(sampler_status(&s, "lparcfg"), "ok");
-	uint64_t start = sampler_power(&s)->cpu[0].total[PURR], tbr = sampler_power(&s)->lpar.total[LPAR_C_TBR];
+	uint64_t start = power_of(&s)->cpu[0].total[PURR], tbr = power_of(&s)->lpar.total[LPAR_C_TBR];
 	assert_true(start == 1000 * TB / 2);
 	one_second();
 	sampler_pass(&s);
@@ -198,7 +204,7 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	assert_string_equal(s.cpu[0].source, "purr");
 	assert_float_equal(s.core[0].model_error, -0.025, 1e-9);
 	assert_float_equal(s.core[2].throughput, 0, 1e-9);
-	assert_true(sampler_power(&s)->lpar.total[LPAR_C_TBR] - tbr == TB);
+	assert_true(power_of(&s)->lpar.total[LPAR_C_TBR] - tbr == TB);
 
 	before = allocations;
 	for (int i = 0; i < 50; i++) {
@@ -207,17 +213,17 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	}
 	assert_int_equal(allocations, before);
 	assert_float_equal(s.cpu[0].throughput, 51 * 625.0, 1e-6);
-	assert_float_equal(sampler_power(&s)->cpu[0].mode[PMODE_USER], 51 * 0.625 * TB, 1);
-	assert_true(sampler_power(&s)->cpu[0].total[PURR] == start + 51 * TB * 5 / 8);
+	assert_float_equal(power_of(&s)->cpu[0].mode[PMODE_USER], 51 * 0.625 * TB, 1);
+	assert_true(power_of(&s)->cpu[0].total[PURR] == start + 51 * TB * 5 / 8);
 
 	/* A reset counter adds nothing, then counting goes on from it. */
 	purr[0] = 0x100;
 	write_counters();
 	sampler_pass(&s);
-	assert_true(sampler_power(&s)->cpu[0].total[PURR] == start + 51 * TB * 5 / 8);
+	assert_true(power_of(&s)->cpu[0].total[PURR] == start + 51 * TB * 5 / 8);
 	one_second();
 	sampler_pass(&s);
-	assert_true(sampler_power(&s)->cpu[0].total[PURR] == start + 52 * TB * 5 / 8);
+	assert_true(power_of(&s)->cpu[0].total[PURR] == start + 52 * TB * 5 / 8);
 	sampler_free(&s);
 }
 
@@ -287,7 +293,7 @@ static void spurr_read_only_when_asked(void **state)
 
 	fixture_write(CPUDIR "/cpu0/spurr", "not hex\n");
 	assert_int_equal(sampler_init(&s, NULL, 1), 0);
-	ps = sampler_power(&s);
+	ps = power_of(&s);
 	sampler_pass(&s);
 	assert_int_equal(ps->purr.nopen[SPURR], 1);
 	assert_false(ps->purr.cpu[0].seen[SPURR]);

@@ -101,7 +101,7 @@ void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt,
 const char *sampler_status(const struct sampler *s, const char *name);
 
 /* The state the sampler holds for src, which its public header offers
- * (sampler_amd() and the like: what the PMDA reads); NULL before
+ * (what the PMDA reads: pmda/state.c); NULL before
  * sampler_init, or when src is not in the table. */
 void *sampler_state(const struct sampler *s, const struct sampler_source *src);
 

@@ -3,14 +3,8 @@
 #define SMTCPU_SOURCE_AMD_H
 
 #include "amd.h"
-#include "sampler.h"
+#include "source.h"
 
 extern const struct sampler_source amd_source;
-
-/* NULL before sampler_init. */
-static inline const struct amd *sampler_amd(const struct sampler *s)
-{
-	return sampler_state(s, &amd_source);
-}
 
 #endif

@@ -12,7 +12,6 @@
 
 #include "core_pmu.h"
 #include "corectr.h"
-#include "sampler.h"
 #include "source.h"
 
 /* What each figure is: a group and a member of it, -1 where not counted. */
@@ -49,11 +48,5 @@ bool core_window(const struct core_state *st, int cpu, enum core_figure f, doubl
 bool core_duty(const struct core_state *st, int cpu, enum core_group g, double *duty);
 
 extern const struct sampler_source core_source;
-
-/* NULL before sampler_init. */
-static inline const struct core_state *sampler_core(const struct sampler *s)
-{
-	return sampler_state(s, &core_source);
-}
 
 #endif

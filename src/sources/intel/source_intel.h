@@ -14,8 +14,7 @@
 #include "corectr.h"
 #include "counters.h"
 #include "intel_smt.h"
-#include "sampler.h"
-
+#include "source.h"
 
 /* A thread's overlap counters, cumulative: its unhalted crystal ticks, and
  * those weighted by its core's table for the threads busy with it. */
@@ -41,11 +40,5 @@ struct intel_state {
 };
 
 extern const struct sampler_source intel_source;
-
-/* NULL before sampler_init. */
-static inline const struct intel_state *sampler_intel(const struct sampler *s)
-{
-	return sampler_state(s, &intel_source);
-}
 
 #endif

@@ -13,7 +13,7 @@
 
 #include "lparcfg.h"
 #include "purr.h"
-#include "sampler.h"
+#include "source.h"
 
 /* Partition counters from lparcfg, as the PURR counters: increments only. */
 enum lpar_counter { LPAR_C_POOL_IDLE, LPAR_C_PURR, LPAR_C_TBR, LPAR_NCOUNTERS };
@@ -63,11 +63,5 @@ struct power_state {
 enum { POWER_STATUS_PURR, POWER_STATUS_LPARCFG };
 
 extern const struct sampler_source power_source;
-
-/* NULL before sampler_init. */
-static inline const struct power_state *sampler_power(const struct sampler *s)
-{
-	return sampler_state(s, &power_source);
-}
 
 #endif

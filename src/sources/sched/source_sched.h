@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sampler.h"
+#include "source.h"
 #include "sched_purr.h"
 #include "sched_table.h"
 
@@ -83,11 +83,5 @@ struct sched_state {
 };
 
 extern const struct sampler_source sched_source;
-
-/* NULL before sampler_init. */
-static inline const struct sched_state *sampler_sched(const struct sampler *s)
-{
-	return sampler_state(s, &sched_source);
-}
 
 #endif
