@@ -26,13 +26,13 @@ static void status(const struct source_ctx *ctx, const char *fmt, const char *wh
 }
 
 /* Whether a core's threads are not the CPUs the program has for it: one
- * moved, or one went (mapped[] counts the CPUs mapped to each core). */
+ * moved, or one went. */
 static bool core_changed(const struct sched_state *st, const struct topo_core *c)
 {
-	if (st->mapped[c->first_cpu] != c->nthreads)
+	if (st->cpu[c->first_cpu].nmapped != c->nthreads)
 		return true;
 	for (int t = 0; t < c->nthreads; t++)
-		if (st->core_of[c->cpus[t]] != c->first_cpu || st->slot_of[c->cpus[t]] != t)
+		if (st->cpu[c->cpus[t]].core != c->first_cpu || st->cpu[c->cpus[t]].slot != t)
 			return true;
 	return false;
 }
@@ -41,16 +41,17 @@ static bool core_changed(const struct sched_state *st, const struct topo_core *c
  * started again (the caller starts counting from this reading). */
 static bool add_reading(struct sched_state *st, int cpu, uint64_t clock, uint64_t busy)
 {
-	uint64_t dc = highwater_advance(&st->last_clock[cpu], clock, SCHED_BACK_SLACK_NS);
-	uint64_t db = highwater_advance(&st->last_busy[cpu], busy, SCHED_BACK_SLACK_NS);
+	struct sched_cpu *c = &st->cpu[cpu];
+	uint64_t dc = highwater_advance(&c->last_clock, clock, SCHED_BACK_SLACK_NS);
+	uint64_t db = highwater_advance(&c->last_busy, busy, SCHED_BACK_SLACK_NS);
 
 	if (dc == HIGHWATER_RESTARTED || db == HIGHWATER_RESTARTED) {
 		smt_log_once(SMT_LOG_WARNING, "cpu%d: the software PURR's clocks went back over a "
 			     "second; counting starts again from the new values", cpu);
 		return false;
 	}
-	st->clk[cpu].clock += dc;
-	st->clk[cpu].busy += db;
+	c->clk.clock += dc;
+	c->clk.busy += db;
 	return true;
 }
 
@@ -68,16 +69,15 @@ static void fold_before_reset(struct sched_state *st, const int *cpus, int stayi
 	bool read = sched_purr_read_cores(&st->sp) >= 0;
 
 	for (int i = 0; i < n; i++) {
-		int cpu = cpus[i];
+		struct sched_cpu *c = &st->cpu[cpus[i]];
 		uint64_t clock, busy, sc, sb;
 
-		if (!read || st->core_of[cpu] < 0 || !st->have_last[cpu]) {
-			st->have_last[cpu] = false;
-			st->clk[cpu].win_ok = false;
+		if (!read || c->core < 0 || !c->have_last) {
+			c->have_last = false;
+			c->clk.win_ok = false;
 			continue;
 		}
-		sched_purr_thread_now(&st->sp, st->core_of[cpu], st->slot_of[cpu], &clock, &busy,
-				      &sc, &sb);
+		sched_purr_thread_now(&st->sp, c->core, c->slot, &clock, &busy, &sc, &sb);
 		/* A CPU gone runs nothing: a spell its slot still has under way
 		 * is a switch to idle the kernel did not trace as it went, and
 		 * no process is charged for it either. */
@@ -85,13 +85,13 @@ static void fold_before_reset(struct sched_state *st, const int *cpus, int stayi
 			clock -= sc;
 			busy -= sb;
 		}
-		if (!add_reading(st, cpu, clock, busy)) {
-			st->have_last[cpu] = false;
-			st->clk[cpu].win_ok = false;	/* (what it counted is not known) */
+		if (!add_reading(st, cpus[i], clock, busy)) {
+			c->have_last = false;
+			c->clk.win_ok = false;	/* (what it counted is not known) */
 			continue;
 		}
 		if (i >= staying)
-			st->clk[cpu].fresh = st->clk[cpu].read = true;
+			c->clk.fresh = c->clk.read = true;
 	}
 }
 
@@ -112,30 +112,31 @@ static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 	int nsweep = 0, ngoing = 0, nchanged = 0, err = 0, sts;
 	double began = 0;
 
-	memset(st->mapped, 0, (size_t)st->ncpus * sizeof *st->mapped);
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
-		if (st->core_of[cpu] >= 0)
-			st->mapped[st->core_of[cpu]]++;
+		st->cpu[cpu].nmapped = 0;
+	for (int cpu = 0; cpu < st->ncpus; cpu++)
+		if (st->cpu[cpu].core >= 0)
+			st->cpu[st->cpu[cpu].core].nmapped++;
 		else		/* (what a CPU that went before was read as) */
-			st->clk[cpu].fresh = st->clk[cpu].read = false;
+			st->cpu[cpu].clk.fresh = st->cpu[cpu].clk.read = false;
 	for (int i = 0; i < ctx->topo->ncores; i++) {
 		const struct topo_core *c = &ctx->topo->cores[i];
 
 		if (core_changed(st, c)) {
 			nchanged++;
 			for (int t = 0; t < c->nthreads; t++)
-				st->scratch[nsweep++] = c->cpus[t];
+				st->sweep[nsweep++] = c->cpus[t];
 		}
 	}
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
-		if (!ctx->topo->online[cpu] && st->core_of[cpu] >= 0)
-			st->scratch[nsweep + ngoing++] = cpu;
+		if (!ctx->topo->online[cpu] && st->cpu[cpu].core >= 0)
+			st->sweep[nsweep + ngoing++] = cpu;
 	if (nchanged + ngoing > 0)	/* (read only for a change: a pass mostly has none) */
 		began = monotonic_seconds();
-	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
+	if ((sts = sched_purr_sweep(&st->sp, st->sweep, nsweep)) < 0)
 		err = sts;
 	if (nsweep + ngoing > 0)
-		fold_before_reset(st, st->scratch, nsweep, nsweep + ngoing);
+		fold_before_reset(st, st->sweep, nsweep, nsweep + ngoing);
 	for (int i = 0; i < ctx->topo->ncores; i++) {
 		const struct topo_core *c = &ctx->topo->cores[i];
 
@@ -149,28 +150,28 @@ static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 		 * new to it is measured from here (a continuing one's window, its
 		 * growth folded, goes on). */
 		for (int t = 0; t < c->nthreads; t++) {
-			int cpu = c->cpus[t];
-			if ((sts = sched_purr_map_cpu(&st->sp, cpu, c->first_cpu, t)) < 0)
+			struct sched_cpu *k = &st->cpu[c->cpus[t]];
+			if ((sts = sched_purr_map_cpu(&st->sp, c->cpus[t], c->first_cpu, t)) < 0)
 				err = sts;
-			if (!st->have_last[cpu]) {
-				st->clk[cpu].win_clock = st->clk[cpu].clock;
-				st->clk[cpu].win_ok = true;
+			if (!k->have_last) {
+				k->clk.win_clock = k->clk.clock;
+				k->clk.win_ok = true;
 			}
-			st->have_last[cpu] = true;
-			st->last_clock[cpu] = st->last_busy[cpu] = 0;
-			st->last_missed[cpu] = 0;
-			st->core_of[cpu] = c->first_cpu;
-			st->slot_of[cpu] = t;
+			k->have_last = true;
+			k->last_clock = k->last_busy = 0;
+			k->last_missed = 0;
+			k->core = c->first_cpu;
+			k->slot = t;
 		}
 	}
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
-		if (!ctx->topo->online[cpu] && st->core_of[cpu] >= 0) {
+		if (!ctx->topo->online[cpu] && st->cpu[cpu].core >= 0) {
 			if ((sts = sched_purr_map_cpu(&st->sp, cpu, -1, 0)) < 0)
 				err = sts;
-			st->core_of[cpu] = st->slot_of[cpu] = -1;
-			st->have_last[cpu] = false;
+			st->cpu[cpu].core = st->cpu[cpu].slot = -1;
+			st->cpu[cpu].have_last = false;
 		}
-	if ((sts = sched_purr_sweep(&st->sp, st->scratch, nsweep)) < 0)
+	if ((sts = sched_purr_sweep(&st->sp, st->sweep, nsweep)) < 0)
 		err = sts;
 	/* When, on the clock the program stamps switches with: an operator (or a
 	 * test, against the kernel's trace) can then tell which time was
@@ -190,20 +191,9 @@ static void map_cores(const struct source_ctx *ctx, struct sched_state *st)
 /* What init took, given back (the source's free does the same at the end). */
 static void release(struct sched_state *st)
 {
-	free(st->core_of);
-	free(st->slot_of);
-	free(st->last_clock);
-	free(st->last_busy);
-	free(st->last_missed);
-	free(st->have_last);
-	free(st->scratch);
-	free(st->mapped);
-	free(st->clk);
-	st->clk = NULL;
-	st->core_of = st->slot_of = st->scratch = st->mapped = NULL;
-	st->last_clock = st->last_busy = NULL;
-	st->last_missed = NULL;
-	st->have_last = NULL;
+	free(st->cpu);
+	st->cpu = NULL;
+	st->sweep = NULL;
 }
 
 /* The software PURR stays off, and says why; everything else goes on. */
@@ -232,22 +222,14 @@ static int sched_source_init(const struct source_ctx *ctx, void *state)
 		       sr_root());
 		return 0;
 	}
-	st->core_of = malloc((size_t)n * sizeof *st->core_of);
-	st->slot_of = malloc((size_t)n * sizeof *st->slot_of);
-	st->last_clock = calloc((size_t)n, sizeof *st->last_clock);
-	st->last_busy = calloc((size_t)n, sizeof *st->last_busy);
-	st->last_missed = calloc((size_t)n, sizeof *st->last_missed);
-	st->have_last = calloc((size_t)n, sizeof *st->have_last);
-	st->scratch = calloc((size_t)n, sizeof *st->scratch);
-	st->mapped = calloc((size_t)n, sizeof *st->mapped);
-	st->clk = calloc((size_t)n, sizeof *st->clk);
-	if (!st->clk || !st->core_of || !st->slot_of || !st->last_clock || !st->last_busy || !st->last_missed ||
-	    !st->have_last || !st->scratch || !st->mapped) {
+	/* The sweep list's ints follow the structs, whose alignment suits them. */
+	if ((st->cpu = calloc((size_t)n, sizeof *st->cpu + sizeof *st->sweep)) == NULL) {
 		snprintf(why, sizeof why, "off: out of memory for the software PURR's %d CPUs", n);
 		return stay_off(ctx, st, why);
 	}
+	st->sweep = (int *)(st->cpu + n);
 	for (int cpu = 0; cpu < n; cpu++)
-		st->core_of[cpu] = st->slot_of[cpu] = -1;
+		st->cpu[cpu].core = st->cpu[cpu].slot = -1;
 	/* Refused, or out of memory loading it: the program is off, not the agent. */
 	if ((sts = sched_purr_open(&st->sp, n, ctx->config->processes, why, sizeof why)) < 0)
 		return stay_off(ctx, st, why);
@@ -558,33 +540,33 @@ static void note_use(struct sched_state *st, enum sp_map map, int entries)
 static void read_cpus(const struct source_ctx *ctx, struct sched_state *st)
 {
 	for (int cpu = 0; cpu < st->ncpus; cpu++)
-		if (st->core_of[cpu] >= 0)	/* (one that just went keeps its last) */
-			st->clk[cpu].fresh = st->clk[cpu].read = false;
+		if (st->cpu[cpu].core >= 0)	/* (one that just went keeps its last) */
+			st->cpu[cpu].clk.fresh = st->cpu[cpu].clk.read = false;
 	for (int i = 0; i < ctx->topo->ncores; i++) {
 		const struct topo_core *c = &ctx->topo->cores[i];
 
 		for (int t = 0; t < c->nthreads; t++) {
-			int cpu = c->cpus[t];
+			struct sched_cpu *k = &st->cpu[c->cpus[t]];
 			uint64_t clock, busy, sc, sb;
 
-			if (st->core_of[cpu] != c->first_cpu || st->slot_of[cpu] != t)
+			if (k->core != c->first_cpu || k->slot != t)
 				continue;
 			const struct sp_thread *th = &st->sp.core[c->first_cpu].t[t];
 
 			sched_purr_thread_now(&st->sp, c->first_cpu, t, &clock, &busy, &sc, &sb);
 			add_spell(st, th, sc, sb);
 			add_pending(st, &th->pending);
-			st->clk[cpu].read = true;
-			if (st->have_last[cpu] && add_reading(st, cpu, clock, busy)) {
-				st->clk[cpu].fresh = true;
+			k->clk.read = true;
+			if (k->have_last && add_reading(st, c->cpus[t], clock, busy)) {
+				k->clk.fresh = true;
 			} else {
-				st->last_clock[cpu] = clock;
-				st->last_busy[cpu] = busy;
+				k->last_clock = clock;
+				k->last_busy = busy;
 			}
-			if (st->have_last[cpu] && th->missed >= st->last_missed[cpu])
-				st->missed += th->missed - st->last_missed[cpu];
-			st->last_missed[cpu] = th->missed;
-			st->have_last[cpu] = true;
+			if (k->have_last && th->missed >= k->last_missed)
+				st->missed += th->missed - k->last_missed;
+			k->last_missed = th->missed;
+			k->have_last = true;
 		}
 	}
 }
@@ -631,7 +613,7 @@ static void sched_source_read(const struct source_ctx *ctx, void *state, bool cp
 		snprintf(why, sizeof why, "cannot read the program's cores map: %s", strerror(-sts));
 		status(ctx, "%s", why);
 		for (int cpu = 0; cpu < st->ncpus; cpu++)
-			st->clk[cpu].fresh = st->clk[cpu].read = false;
+			st->cpu[cpu].clk.fresh = st->cpu[cpu].clk.read = false;
 		return;
 	}
 	read_cpus(ctx, st);
@@ -670,10 +652,10 @@ static bool sched_measure(void *state, const int *cpus, int n, const struct basi
 	const struct sched_state *st = state;
 
 	(void)w;
-	if (!st->on || st->clk == NULL)
+	if (!st->on || st->cpu == NULL)
 		return false;
 	for (int i = 0; i < n; i++) {
-		const struct sched_clock *k = &st->clk[cpus[i]];
+		const struct sched_clock *k = &st->cpu[cpus[i]].clk;
 		if (!k->fresh || !k->win_ok)
 			return false;
 		ms[i] = (double)(k->clock - k->win_clock) / 1e6;
@@ -685,10 +667,10 @@ static void sched_mark(void *state, const int *cpus, int n)
 {
 	struct sched_state *st = state;
 
-	if (st->clk == NULL)
+	if (st->cpu == NULL)
 		return;
 	for (int i = 0; i < n; i++) {
-		struct sched_clock *k = &st->clk[cpus[i]];
+		struct sched_clock *k = &st->cpu[cpus[i]].clk;
 		k->win_clock = k->clock;
 		k->win_ok = k->read;	/* a CPU new to its core: its first reading */
 	}
@@ -698,7 +680,7 @@ static bool sched_active(const void *state)
 {
 	const struct sched_state *st = state;
 
-	return st->on && st->clk != NULL;
+	return st->on && st->cpu != NULL;
 }
 
 static const struct source_basis sched_basis = {
