@@ -2,7 +2,8 @@
  * The software PURR as a source of the sampler: per CPU, the calibrated
  * clocks of sched_purr.bpf.c become the sampler's measured basis (after
  * PURR, before the model); per process and per cgroup, what each was
- * charged, for smt.proc.* and smt.cgroup.*.
+ * charged, for smt.proc.* and smt.cgroup.*.  source_sched.c has the
+ * source's steps and the basis, sched_charges.c the charges.
  */
 #ifndef SMTCPU_SOURCE_SCHED_H
 #define SMTCPU_SOURCE_SCHED_H
