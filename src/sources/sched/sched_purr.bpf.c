@@ -6,98 +6,20 @@
  * through the CPU's pending charge when the same process runs there again),
  * and opens the next one.  The idle loop's start (cpu_idle) does the first
  * two for a switch to idle the kernel left untraced.  The loader
- * (sched_purr.c) fills cpus[] and shares[].
- *
- * Only the few task_struct fields used are declared; CO-RE relocates them
- * against the running kernel's BTF.
+ * (sched_purr.c) fills cpus[] and shares[].  What the program reads of the
+ * kernel, and the charge maps with what charges them, are in the two
+ * headers below: one object still, one skeleton for the loader.
  */
 #include "sched_purr_abi.h"
 
 #include <bpf/bpf_helpers.h>
-#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 
+#include "sched_purr_charge.bpf.h"
 #include "sched_purr_clock.h"
+#include "sched_purr_kernel.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-struct kernfs_node {
-	__u64 id;
-	const char *name;
-} __attribute__((preserve_access_index));
-
-struct cgroup;
-
-struct cgroup_subsys_state {
-	struct cgroup *cgroup;
-	struct cgroup_subsys_state *parent;
-} __attribute__((preserve_access_index));
-
-struct cgroup {
-	struct cgroup_subsys_state self;
-	struct kernfs_node *kn;
-} __attribute__((preserve_access_index));
-
-struct css_set {
-	struct cgroup *dfl_cgrp;
-} __attribute__((preserve_access_index));
-
-typedef struct {
-	int counter;
-} atomic_t;
-
-typedef struct {
-	__u32 val;
-} kuid_t;
-
-struct cred {
-	kuid_t uid;
-} __attribute__((preserve_access_index));
-
-struct signal_struct {
-	atomic_t live;
-} __attribute__((preserve_access_index));
-
-/* A CPU's clocks as its runqueue keeps them: the run-time clock the kernel
- * times a task's run by (update_curr: rq_clock_task, which leaves out what
- * the hypervisor stole, CONFIG_PARAVIRT_TIME_ACCOUNTING, and the interrupts
- * it counts in prev_irq_time, CONFIG_IRQ_TIME_ACCOUNTING), and the steal so
- * far; reached from a task there (its CFS runqueue's rq,
- * CONFIG_FAIR_GROUP_SCHED), as a kernel without every symbol in kallsyms
- * cannot give runqueues itself. */
-struct rq {
-	__u64 clock;
-	__u64 clock_task;
-	__u64 prev_irq_time;
-	__u64 prev_steal_time_rq;
-} __attribute__((preserve_access_index));
-
-struct cfs_rq {
-	struct rq *rq;
-} __attribute__((preserve_access_index));
-
-struct sched_entity {
-	struct cfs_rq *cfs_rq;
-} __attribute__((preserve_access_index));
-
-/* When a task last began running, by its runqueue's clock (rq_clock, set in
- * sched_info_arrive as the kernel switches to it; CONFIG_SCHED_INFO). */
-struct sched_info {
-	__u64 last_arrival;
-} __attribute__((preserve_access_index));
-
-struct task_struct {
-	int pid;
-	int tgid;
-	char comm[SP_COMM_LEN];
-	__u64 start_time;
-	struct task_struct *group_leader;
-	struct signal_struct *signal;
-	struct css_set *cgroups;
-	const struct cred *real_cred;
-	struct sched_entity se;
-	struct sched_info sched_info;
-} __attribute__((preserve_access_index));
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -120,186 +42,6 @@ struct {
 	__type(value, struct sp_core);
 } cores SEC(".maps");
 
-/* Plain hashes, not LRU: a full map refuses a newcomer (counted in
- * refused[]) rather than evicting a long-lived process's charges; the
- * loader retires what has ended. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
-	__type(key, __u32);
-	__type(value, struct sp_task);
-} tasks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, struct sp_cgroup);
-} cgroups SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, SP_NMAPS);
-	__type(key, __u32);
-	__type(value, struct sp_refused);
-} refused SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, SP_UIDS);
-	__type(key, __u32);
-	__type(value, struct sp_uid_made);
-} uid_made SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, SP_UIDS);
-	__type(key, __u32);
-	__type(value, struct sp_uid_freed);
-} uid_freed SEC(".maps");
-
-/* The most entries of tasks[] one uid may hold: set by the loader to the
- * map's capacity over SP_UID_SHARE. */
-const volatile __u64 uid_share = 32768;
-
-/* A charge map had no room for: counted, entries only for a newcomer. */
-static __always_inline void refuse(__u32 map, __u64 entries, __u64 clock, __u64 busy)
-{
-	struct sp_refused *r = bpf_map_lookup_elem(&refused, &map);
-
-	if (r) {
-		r->entries += entries;
-		r->clock += clock;
-		r->busy += busy;
-	}
-}
-
-/* uid's count in uid_made[], made where it has none; 0 where that map is
- * full (the uid is then not bounded). */
-static __always_inline struct sp_uid_made *uid_count(__u32 uid)
-{
-	struct sp_uid_made *m = bpf_map_lookup_elem(&uid_made, &uid);
-
-	if (!m) {
-		struct sp_uid_made none = {};
-
-		bpf_map_update_elem(&uid_made, &uid, &none, BPF_NOEXIST);
-		m = bpf_map_lookup_elem(&uid_made, &uid);
-	}
-	return m;
-}
-
-/* Whether uid holds its whole share of tasks[] (then counted refused). */
-static __always_inline _Bool uid_full(struct sp_uid_made *m, __u32 uid, __u64 clock)
-{
-	struct sp_uid_freed *f = bpf_map_lookup_elem(&uid_freed, &uid);
-	__u64 gone = m->replaced + (f ? f->freed : 0);
-
-	if (m->made < gone + uid_share)
-		return 0;
-	__sync_fetch_and_add(&m->refused, 1);
-	__sync_fetch_and_add(&m->refused_clock, clock);
-	return 1;
-}
-
-/* leader: the process's leader for a new entry (its name and uid), 0
- * where the task is not at hand.  gone: the process's last thread is
- * switching out for the last time (an entry made now, after
- * sched_process_exit, would otherwise never be known to have ended). */
-static __always_inline void charge_task(const struct task_struct *leader, __u32 tgid, __u64 start,
-					__u64 clock, __u64 busy, _Bool gone)
-{
-	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
-	struct sp_uid_made *m, *old = 0;
-	__u32 uid = SP_UID_UNKNOWN;
-
-	if (t && t->start == start) {
-		__sync_fetch_and_add(&t->clock, clock);
-		__sync_fetch_and_add(&t->busy, busy);
-		if (gone && !t->exited)
-			t->exited = bpf_ktime_get_ns();
-		return;
-	}
-	/* New, or a new process under a PID reused: start it afresh, within
-	 * its uid's share. */
-	if (leader)
-		uid = leader->real_cred->uid.val;
-	m = uid_count(uid);
-	if (m && uid_full(m, uid, clock)) {
-		refuse(SP_MAP_TASKS, 1, clock, busy);
-		return;
-	}
-	if (t) {
-		__u32 was = t->uid;
-		old = bpf_map_lookup_elem(&uid_made, &was);
-	}
-	struct sp_task fresh = { .clock = clock, .busy = busy, .start = start,
-				 .exited = gone ? bpf_ktime_get_ns() : 0, .uid = uid };
-	if (leader)
-		bpf_probe_read_kernel_str(fresh.comm, sizeof fresh.comm, leader->comm);
-	if (bpf_map_update_elem(&tasks, &tgid, &fresh, BPF_ANY) != 0) {
-		refuse(SP_MAP_TASKS, 1, clock, busy);
-		return;
-	}
-	if (m)
-		__sync_fetch_and_add(&m->made, 1);
-	if (old)
-		__sync_fetch_and_add(&old->replaced, 1);
-}
-
-/* A new cgroup's entry names it while it can: the task at hand is the one
- * that ran, and is normally still in the cgroup it ran in. */
-static __always_inline void name_cgroup(struct sp_cgroup *g, __u64 id)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct cgroup *cg = task->cgroups->dfl_cgrp;
-	struct cgroup_subsys_state *up;
-
-	if (cg->kn->id != id)
-		return;
-	bpf_probe_read_kernel_str(g->name, sizeof g->name, cg->kn->name);
-	up = cg->self.parent;
-	if (up)
-		g->parent = up->cgroup->kn->id;
-}
-
-static __always_inline void charge_cgroup(__u64 id, __u64 clock, __u64 busy)
-{
-	struct sp_cgroup *g = bpf_map_lookup_elem(&cgroups, &id);
-
-	if (!g) {
-		struct sp_cgroup fresh = { .clock = clock, .busy = busy };
-
-		name_cgroup(&fresh, id);
-		if (bpf_map_update_elem(&cgroups, &id, &fresh, BPF_NOEXIST) == 0)
-			return;
-		if (!(g = bpf_map_lookup_elem(&cgroups, &id))) {
-			refuse(SP_MAP_CGROUPS, 1, clock, busy);
-			return;
-		}
-	}
-	__sync_fetch_and_add(&g->clock, clock);
-	__sync_fetch_and_add(&g->busy, busy);
-}
-
-/* A CPU's pending charge into the maps.  Its process was charged (so made
- * an entry) when it began pending: one no longer there had no room, or was
- * retired after it ended, or its PID was taken since, and is not made
- * again; the charge counts as refused. */
-static __always_inline void flush(const struct sp_pending *p)
-{
-	__u32 tgid = p->tgid;
-	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
-
-	if (t && t->start == p->start) {
-		__sync_fetch_and_add(&t->clock, p->clock);
-		__sync_fetch_and_add(&t->busy, p->busy);
-	} else {	/* (or its PID went to a new process meanwhile) */
-		refuse(SP_MAP_TASKS, 0, p->clock, p->busy);
-	}
-	charge_cgroup(p->cgroup, p->clock, p->busy);
-}
-
 /* A spell a CPU closes: whose it was, what it earned, and where that goes. */
 struct spell {
 	__u64 start;		/* its process's leader's start_time */
@@ -320,53 +62,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct spell);
 } scratch SEC(".maps");
-
-/* This CPU's time less what the hypervisor stole, and the steal, ns, from a
- * task on it; both 0 where the kernel keeps no steal or it is out of
- * reach.  The first is the run-time clock with the interrupts it leaves
- * out put back (a thread serving an interrupt is busy, as PURR counts it).
- * __schedule brought them up to date just before sched_switch, or left
- * them at the wakeup that asked for the switch, as the kernel's own
- * account of the tasks does.  clock: the runqueue's own clock then (0 out
- * of reach), which times the kernel's record of when a task began to run. */
-struct cpu_time {
-	__u64 unstolen, stolen, clock;
-};
-
-static __always_inline struct cpu_time cpu_time(const struct task_struct *here)
-{
-	struct cpu_time ct = {};
-	const struct rq *rq;
-
-	if (!bpf_core_field_exists(struct cfs_rq, rq))
-		return ct;
-	rq = here->se.cfs_rq->rq;
-	ct.clock = rq->clock;
-	if (!bpf_core_field_exists(struct rq, prev_steal_time_rq))
-		return ct;
-	ct.stolen = rq->prev_steal_time_rq;
-	ct.unstolen = rq->clock_task;
-	if (bpf_core_field_exists(struct rq, prev_irq_time))
-		ct.unstolen += rq->prev_irq_time;
-	return ct;
-}
-
-/* When prev began its run now ending, on the clock of now: its runqueue's
- * clock less the kernel's record of that start; 0 where the kernel keeps
- * none (no CONFIG_SCHED_INFO) or the record is not of a time before now. */
-static __always_inline __u64 began_running(const struct task_struct *prev, const struct cpu_time *ct,
-					   __u64 now)
-{
-	__u64 arrival, ran;
-
-	if (!bpf_core_field_exists(struct task_struct, sched_info) || !ct->clock)
-		return 0;
-	arrival = prev->sched_info.last_arrival;
-	if (!arrival || arrival > ct->clock)
-		return 0;
-	ran = ct->clock - arrival;
-	return ran < now ? now - ran : 0;
-}
 
 /* x x part / whole, part <= whole (as a share of 2^16, without overflow). */
 static __always_inline __u64 share_of(__u64 x, __u64 part, __u64 whole)

@@ -1,8 +1,10 @@
 /*
- * The software PURR's loader: loads sched_purr.bpf.c onto sched_switch and
- * sched_process_exit, tells it which CPUs make each core and the core's
- * c(k), and reads back the per-thread clocks and the per-process and
- * per-cgroup charges.  Nothing here knows the sampler.
+ * The software PURR's loader: loads sched_purr.bpf.c onto four tracepoints
+ * (sched_switch and cpu_idle, which close a CPU's spells; sched_process_exec
+ * and sched_process_exit, which rename a process and note its end), tells it
+ * which CPUs make each core and the core's c(k), and reads back the
+ * per-thread clocks and the per-process and per-cgroup charges.  Nothing
+ * here knows the sampler.
  */
 #ifndef SMTCPU_SCHED_PURR_H
 #define SMTCPU_SCHED_PURR_H

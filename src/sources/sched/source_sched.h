@@ -2,7 +2,8 @@
  * The software PURR as a source of the sampler: per CPU, the calibrated
  * clocks of sched_purr.bpf.c become the sampler's measured basis (after
  * PURR, before the model); per process and per cgroup, what each was
- * charged, for smt.proc.* and smt.cgroup.*.
+ * charged, for smt.proc.* and smt.cgroup.*.  source_sched.c has the
+ * source's steps and the basis, sched_charges.c the charges.
  */
 #ifndef SMTCPU_SOURCE_SCHED_H
 #define SMTCPU_SOURCE_SCHED_H
@@ -38,6 +39,17 @@ struct sched_clock {
 	bool win_ok;			/* win_clock is a reading */
 };
 
+/* What the source keeps of one CPU. */
+struct sched_cpu {
+	struct sched_clock clk;		/* the measured basis "sched" */
+	int core, slot;			/* where the program counts it (a core by its
+					   first CPU), -1 not counted */
+	uint64_t last_clock, last_busy;	/* the last reading */
+	uint32_t last_missed;
+	bool have_last;
+	int nmapped;			/* as a core's first CPU: the CPUs mapped to it */
+};
+
 /* How full one of the program's charge maps is, and what it refused. */
 struct sched_map_use {
 	uint32_t entries, peak;		/* now, and the most seen */
@@ -56,18 +68,14 @@ struct sched_uid {
 
 struct sched_state {
 	struct sched_purr sp;
-	struct sched_clock *clk;	/* [ncpus]: the measured basis "sched" */
 	bool on;			/* the program runs */
 	uint64_t retire_ns;		/* an exited process or removed cgroup is served
 					   this long, then its instance is inactive as long
 					   ("retire" in the configuration file) */
 	int ncpus;
-	int *core_of, *slot_of;		/* [ncpus] as cpus[] holds them, -1 not counted */
-	uint64_t *last_clock, *last_busy;	/* [ncpus] the last reading */
-	uint32_t *last_missed;		/* [ncpus] */
-	bool *have_last;		/* [ncpus] */
-	int *scratch;			/* [ncpus] CPUs to sweep */
-	int *mapped;			/* [ncpus] CPUs mapped to each core, by first CPU */
+	struct sched_cpu *cpu;		/* [ncpus], NULL while the program is off */
+	int *sweep;			/* [ncpus] CPUs to sweep, a list for cpusweep_run
+					   (in cpu's allocation, after its last entry) */
 	struct sched_table procs, cgroups;
 	char cgroup_mount[PATH_MAX];	/* "" when there is no cgroup2 */
 	uint64_t next_cgroup_check;
