@@ -447,7 +447,7 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	number_cpus();
 	/* Say once why sources have no values (config errors are logged already). */
 	for (int src = 0; src < sampler.nstatus && !dso_mode; src++)
-		if (src != SRC_CONFIG && strcmp(sampler.status[src], "ok") != 0)
+		if (src != SLOT_CONFIG && strcmp(sampler.status[src], "ok") != 0)
 			pmNotifyErr(LOG_INFO, "%s: %s", sampler.status_name[src], sampler.status[src]);
 	if (!dso_mode && amd()->nsockets)
 		pmNotifyErr(LOG_INFO, "DRAM peak: %s", amd()->peak_source);

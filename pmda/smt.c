@@ -128,14 +128,14 @@ static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)
 		atom->d = hw->throughput;
 		return PMDA_FETCH_STATIC;
 	}
-	if (v->source == NULL && item != SMT_CPU_SOURCE)
+	if (v->basis == NULL && item != SMT_CPU_SOURCE)
 		return PMDA_FETCH_NOVALUES;	/* no complete window yet */
 	switch (item) {
 	case SMT_CPU_THROUGHPUT: atom->d = v->throughput; break;
 	case SMT_CPU_LOWER: atom->d = v->lower; break;
 	case SMT_CPU_UPPER: atom->d = v->upper; break;
 	case SMT_CPU_BUSY: atom->d = v->busy; break;
-	case SMT_CPU_SOURCE: atom->cp = (char *)source_name(v->source); break;
+	case SMT_CPU_SOURCE: atom->cp = (char *)source_name(v->basis); break;
 	case SMT_CPU_ELAPSED: atom->d = v->elapsed; break;
 	default: return PM_ERR_PMID;
 	}
@@ -170,7 +170,7 @@ static int fetch_core(unsigned int item, void *priv, pmAtomValue *atom)
 		atom->cp = (char *)v->table->name;
 		break;
 	case SMT_CORE_SOURCE:
-		atom->cp = (char *)source_name(v->counted ? v->source : first->source);
+		atom->cp = (char *)source_name(v->counted ? v->basis : first->basis);
 		break;
 	case SMT_CORE_SOCKET: atom->ul = (uint32_t)c->socket; break;
 	case SMT_CORE_MODEL_ERROR:

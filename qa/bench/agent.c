@@ -64,7 +64,7 @@ static int pass(const char *root, int n, const char *config, bool ask)
 	smt_log_set_sink(bench_quiet);
 	sr_set_root(root);
 	if (sampler_init(&s, config, config == NULL) < 0) {
-		fprintf(stderr, "agent: cannot sample %s: %s\n", root, s.status[SRC_CPUSTAT]);
+		fprintf(stderr, "agent: cannot sample %s: %s\n", root, s.status[SLOT_CPUSTAT]);
 		return 1;
 	}
 	/* (an ask holds for POWER_ASKED_S, longer than this runs) */

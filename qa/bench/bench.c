@@ -77,7 +77,7 @@ static int sample(const char *root, int n, const char *config)
 	smt_log_set_sink(bench_quiet);
 	sr_set_root(root);
 	if (sampler_init(&s, config, 1) < 0) {
-		fprintf(stderr, "bench: cannot sample %s: %s\n", root, s.status[SRC_CPUSTAT]);
+		fprintf(stderr, "bench: cannot sample %s: %s\n", root, s.status[SLOT_CPUSTAT]);
 		return 1;
 	}
 	move_stat(root, s.topo.nonline, round++);
@@ -367,8 +367,8 @@ static int schedpass(int nproc, int passes, const char *config)
 	smt_log_set_sink(bench_quiet);
 	sr_set_root("/");
 	sampler_init(&s, config, config == NULL);
-	if (strcmp(s.status[SRC_CONFIG], "ok") != 0) {
-		fprintf(stderr, "bench: schedpass: %s\n", s.status[SRC_CONFIG]);
+	if (strcmp(s.status[SLOT_CONFIG], "ok") != 0) {
+		fprintf(stderr, "bench: schedpass: %s\n", s.status[SLOT_CONFIG]);
 		sampler_free(&s);
 		return 1;
 	}

@@ -181,14 +181,14 @@ static void first_basis_that_measures_the_core(void **state)
 	one_window(&s);
 	for (int cpu = 0; cpu < 8; cpu++) {
 		int measured = cpu % 4 < 2;
-		assert_string_equal(s.cpu[cpu].source, measured ? "most" : "model");
+		assert_string_equal(s.cpu[cpu].basis, measured ? "most" : "model");
 		/* the model: both threads busy 0.6, independent:
 		 * 0.6 x (0.4 x 0.8 + 0.6 x 0.5) = 0.372 of the window */
 		assert_float_equal(s.cpu[cpu].throughput, measured ? 0.9 * busy : 0.372 * 100 *
 				   ms_per_tick(), 1e-6);
 	}
-	assert_string_equal(s.core[0].source, "most");
-	assert_string_equal(s.core[2].source, "model");
+	assert_string_equal(s.core[0].basis, "most");
+	assert_string_equal(s.core[2].basis, "model");
 	assert_true(s.core[0].have_error && !s.core[2].have_error);
 	sampler_free(&s);
 }
@@ -209,7 +209,7 @@ static void table_order_decides(void **state)
 	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
 	one_window(&s);
 	for (int cpu = 0; cpu < 8; cpu++) {
-		assert_string_equal(s.cpu[cpu].source, "half");
+		assert_string_equal(s.cpu[cpu].basis, "half");
 		assert_float_equal(s.cpu[cpu].throughput, 0.7 * 60 * ms_per_tick(), 1e-6);
 	}
 	/* 4 cores' windows counted for both sources; marked at the first pass
@@ -222,8 +222,8 @@ static void table_order_decides(void **state)
 	table(&most_source, &half_source);
 	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
 	one_window(&s);
-	assert_string_equal(s.cpu[0].source, "most");	/* most's cores */
-	assert_string_equal(s.cpu[2].source, "half");	/* the rest: half, after it */
+	assert_string_equal(s.cpu[0].basis, "most");	/* most's cores */
+	assert_string_equal(s.cpu[2].basis, "half");	/* the rest: half, after it */
 	sampler_free(&s);
 	half = saved;
 }
@@ -256,7 +256,7 @@ static void inactive_basis_is_not_asked(void **state)
 	one_window(&s);
 	assert_int_equal(((struct fake_state *)s.state[0])->marks, 0);
 	assert_int_equal(((struct fake_state *)s.state[0])->counted, 0);
-	assert_string_equal(s.cpu[2].source, "model");		/* most holds cores 0, 1 */
+	assert_string_equal(s.cpu[2].basis, "model");		/* most holds cores 0, 1 */
 	before = s.cpu[2].throughput;
 	half_on = true;
 	for (int c = 0; c < 8; c++) {	/* a window that would be counted... */
@@ -269,7 +269,7 @@ static void inactive_basis_is_not_asked(void **state)
 	assert_int_equal(((struct fake_state *)s.state[0])->counted, 0);
 	assert_int_equal(((struct fake_state *)s.state[0])->marks, 4);
 	one_window(&s);
-	assert_string_equal(s.cpu[2].source, "half");
+	assert_string_equal(s.cpu[2].basis, "half");
 	assert_float_equal(s.cpu[2].throughput, before + 0.7 * 60 * ms_per_tick(), 1e-6);
 	sampler_free(&s);
 	half = saved;

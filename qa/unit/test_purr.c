@@ -195,7 +195,7 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	/* busy = purr - idle_purr: 0.625 s of a core; the model (power8-smt4)
 	 * would say 0.6: error -0.025 of a core */
 	assert_float_equal(s.cpu[0].throughput, 625, 1e-9);
-	assert_string_equal(s.cpu[0].source, "purr");
+	assert_string_equal(s.cpu[0].basis, "purr");
 	assert_float_equal(s.core[0].model_error, -0.025, 1e-9);
 	assert_float_equal(s.core[2].throughput, 0, 1e-9);
 	assert_true(sampler_power(&s)->lpar.total[LPAR_C_TBR] - tbr == TB);

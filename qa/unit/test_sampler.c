@@ -369,7 +369,7 @@ static void missing_proc_stat_is_reported(void **state)
 
 	fixture_unlink("/proc/stat");
 	assert_true(sampler_init(&s, NULL, 1) < 0);
-	assert_non_null(strstr(s.status[SRC_CPUSTAT], "cannot open /proc/stat"));
+	assert_non_null(strstr(s.status[SLOT_CPUSTAT], "cannot open /proc/stat"));
 	sampler_pass(&s);		/* still safe to call */
 	assert_float_equal(s.all.throughput, 0, 0);
 	sampler_free(&s);

@@ -16,15 +16,16 @@
 #include "source.h"
 #include "sysroot.h"
 
-static const char *const own_status_names[SRC_COUNT] = { "cpustat", "config", "topology" };
+static const char *const own_status_names[SLOT_COUNT] = { "cpustat", "config", "topology" };
 
-void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
+void sampler_set_status(struct sampler *s, enum sampler_slot slot, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(s->status[src], sizeof s->status[src], fmt, ap);
+	vsnprintf(s->status[slot], sizeof s->status[slot], fmt, ap);
 	va_end(ap);
-	printable_copy(s->status[src], sizeof s->status[src], s->status[src], sizeof s->status[src]);
+	printable_copy(s->status[slot], sizeof s->status[slot], s->status[slot],
+		       sizeof s->status[slot]);
 }
 
 const char *sampler_status(const struct sampler *s, const char *name)
@@ -55,7 +56,7 @@ bool sampler_ask(struct sampler *s, const struct sampler_source *src, unsigned w
  * source's context: what it reads and its own status slots. */
 static void name_statuses(struct sampler *s)
 {
-	for (int i = 0; i < SRC_COUNT; i++)
+	for (int i = 0; i < SLOT_COUNT; i++)
 		s->status_name[s->nstatus++] = own_status_names[i];
 	s->nsources = sampler_nsources < SOURCE_MAX ? sampler_nsources : SOURCE_MAX;
 	for (int i = 0; i < s->nsources; i++) {
@@ -91,24 +92,24 @@ static void topology_status(struct sampler *s)
 	const struct topology *t = &s->topo;
 
 	if (err == 0 && untabled)
-		sampler_set_status(s, SRC_TOPOLOGY, "no SMT table for this processor (%s), whose "
+		sampler_set_status(s, SLOT_TOPOLOGY, "no SMT table for this processor (%s), whose "
 				   "cores have up to %d threads: each thread is counted as a core (a "
 				   "model line in the configuration names a table)",
 				   s->cpuinfo.cpu_name[0] ? s->cpuinfo.cpu_name :
 				   cpuinfo_arch_name(s->cpuinfo.arch), t->max_threads);
 	else if (err == 0 && (t->online_per_cpu || t->sibling_masks))
-		sampler_set_status(s, SRC_TOPOLOGY, "ok, from an older kernel's files: %s%s%s",
+		sampler_set_status(s, SLOT_TOPOLOGY, "ok, from an older kernel's files: %s%s%s",
 				   t->online_per_cpu ? "each cpuN/online (no cpu/online list)" : "",
 				   t->online_per_cpu && t->sibling_masks ? "; " : "",
 				   t->sibling_masks ? "the thread_siblings masks (no "
 				   "thread_siblings_list)" : "");
 	else if (err == 0)
-		sampler_set_status(s, SRC_TOPOLOGY, "ok");
+		sampler_set_status(s, SLOT_TOPOLOGY, "ok");
 	else if (err == EINVAL)
-		sampler_set_status(s, SRC_TOPOLOGY, "/sys/devices/system/cpu/online is not a CPU "
+		sampler_set_status(s, SLOT_TOPOLOGY, "/sys/devices/system/cpu/online is not a CPU "
 				   "list: every possible CPU is taken as online");
 	else
-		sampler_set_status(s, SRC_TOPOLOGY, "cannot read /sys/devices/system/cpu/online: %s; "
+		sampler_set_status(s, SLOT_TOPOLOGY, "cannot read /sys/devices/system/cpu/online: %s; "
 				   "the CPUs seen last are kept", err == EFBIG ?
 				   "longer than a CPU list can be" : strerror(err));
 }
@@ -184,11 +185,11 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 
 	sts = config_load(&s->config, config_path, config_optional);
 	if (sts == 0)
-		sampler_set_status(s, SRC_CONFIG, "ok");
+		sampler_set_status(s, SLOT_CONFIG, "ok");
 	else if (s->config.nerrors == 1)
-		sampler_set_status(s, SRC_CONFIG, "%s", s->config.first_error);
+		sampler_set_status(s, SLOT_CONFIG, "%s", s->config.first_error);
 	else
-		sampler_set_status(s, SRC_CONFIG, "%s (and %d more errors)", s->config.first_error,
+		sampler_set_status(s, SLOT_CONFIG, "%s (and %d more errors)", s->config.first_error,
 			   s->config.nerrors - 1);
 
 	if ((sts = cpuinfo_read(&s->cpuinfo)) < 0) {
@@ -197,7 +198,7 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 			"unknown processor", rf_strerror(sts, CPUINFO_MAX_BYTES, why, sizeof why));
 	}
 	if ((sts = topology_init(&s->topo)) < 0) {
-		sampler_set_status(s, SRC_TOPOLOGY, "no CPUs under /sys/devices/system/cpu: %s",
+		sampler_set_status(s, SLOT_TOPOLOGY, "no CPUs under /sys/devices/system/cpu: %s",
 				   strerror(-sts));
 	} else {
 		s->topo.split_compute_units = cpuinfo_has_compute_units(&s->cpuinfo);
@@ -245,10 +246,10 @@ int sampler_init(struct sampler *s, const char *config_path, int config_optional
 	}
 
 	if ((sts = cpustat_open(&s->stat, s->topo.ncpus)) < 0) {
-		sampler_set_status(s, SRC_CPUSTAT, "cannot open /proc/stat: %s", strerror(-sts));
+		sampler_set_status(s, SLOT_CPUSTAT, "cannot open /proc/stat: %s", strerror(-sts));
 		return sts;
 	}
-	sampler_set_status(s, SRC_CPUSTAT, "ok");
+	sampler_set_status(s, SLOT_CPUSTAT, "ok");
 	return failed;
 }
 
@@ -508,13 +509,13 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 			v->throughput += measured[i];
 			v->lower += measured[i];
 			v->upper += measured[i];
-			v->source = use->name;
+			v->basis = use->name;
 			est += measured[i];
 		} else {
 			v->throughput += m;
 			v->lower += e.lo[i] * ms;
 			v->upper += e.hi[i] * ms;
-			v->source = "model";
+			v->basis = "model";
 			est += m;
 		}
 	}
@@ -541,7 +542,7 @@ static void sample_core(struct sampler *s, const struct topo_core *c)
 	}
 	cv->step_threads = 0;
 	cv->have_error = use != NULL;
-	cv->source = use ? use->name : "model";
+	cv->basis = use ? use->name : "model";
 	cv->model_cpu += model;
 	cv->throughput += est;
 	cv->lower += lo;
@@ -624,16 +625,16 @@ int sampler_pass(struct sampler *s)
 		count_departed(s);
 	if ((sts = cpustat_read(&s->stat)) < 0) {
 		if (sts == -EFBIG)
-			sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: its per-CPU "
+			sampler_set_status(s, SLOT_CPUSTAT, "cannot read /proc/stat: its per-CPU "
 					   "lines run past %zu bytes", cpustat_bound(&s->stat));
 		else
-			sampler_set_status(s, SRC_CPUSTAT, "cannot read /proc/stat: %s",
+			sampler_set_status(s, SLOT_CPUSTAT, "cannot read /proc/stat: %s",
 					   strerror(-sts));
 	} else {
 		if (sts == 0)
-			sampler_set_status(s, SRC_CPUSTAT, "no per-CPU lines in /proc/stat");
+			sampler_set_status(s, SLOT_CPUSTAT, "no per-CPU lines in /proc/stat");
 		else
-			sampler_set_status(s, SRC_CPUSTAT, "ok");
+			sampler_set_status(s, SLOT_CPUSTAT, "ok");
 		for (int i = 0; i < s->topo.ncores; i++)
 			sample_core(s, &s->topo.cores[i]);
 		s->basis_turned_on = false;	/* every core has started again */
