@@ -433,7 +433,8 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 		    i != UID_INDOM)
 			pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
-	sts = sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
+	sts = sampler_init(&sampler, sampler_sources, sampler_nsources,
+			   config_path[0] ? config_path : NULL, 1);
 	if (!sampler_usable(&sampler)) {
 		pmNotifyErr(LOG_ERR, "cannot start: %s", pmErrStr(sts));
 		dp->status = sts < 0 ? sts : -ENOMEM;

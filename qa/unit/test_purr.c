@@ -184,7 +184,7 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	long before;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	assert_string_equal(sampler_status(&s, "purr"), "ok");
 	sampler_pass(&s);
 	assert_string_equal(sampler_status(&s, "lparcfg"), "ok");
@@ -229,7 +229,7 @@ static void passes_within_a_tick_lose_nothing(void **state)
 	struct sampler s;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	sampler_pass(&s);
 	one_second();
 	sampler_pass(&s);
@@ -259,7 +259,7 @@ static void model_error_over_a_window_short_of_ticks(void **state)
 	struct sampler s;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	sampler_pass(&s);
 	one_second();
 	sampler_pass(&s);
@@ -286,7 +286,7 @@ static void spurr_read_only_when_asked(void **state)
 	(void)state;
 
 	fixture_write(CPUDIR "/cpu0/spurr", "not hex\n");
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	ps = sampler_power(&s);
 	sampler_pass(&s);
 	assert_int_equal(ps->purr.nopen[SPURR], 1);

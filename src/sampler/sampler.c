@@ -54,15 +54,16 @@ bool sampler_ask(struct sampler *s, const struct sampler_source *src, unsigned w
 
 /* The status instances, the sampler's own then each source's, and each
  * source's context: what it reads and its own status slots. */
-static void name_statuses(struct sampler *s)
+static void name_statuses(struct sampler *s, const struct sampler_source *const *sources,
+			  int nsources)
 {
 	for (int i = 0; i < SLOT_COUNT; i++)
 		s->status_name[s->nstatus++] = own_status_names[i];
-	s->nsources = sampler_nsources < SOURCE_MAX ? sampler_nsources : SOURCE_MAX;
+	s->nsources = nsources < SOURCE_MAX ? nsources : SOURCE_MAX;
 	for (int i = 0; i < s->nsources; i++) {
 		struct source_ctx *ctx = &s->ctx[i];
 
-		s->source[i] = sampler_sources[i];
+		s->source[i] = sources[i];
 		*ctx = (struct source_ctx){ .config = &s->config, .cpuinfo = &s->cpuinfo,
 					    .topo = &s->topo, .status = &s->status[s->nstatus] };
 		for (int k = 0; k < s->source[i]->nstatus && s->nstatus < SOURCE_MAX_STATUS; k++) {
@@ -173,14 +174,15 @@ static void assign_tables(struct sampler *s)
 	s->untabled_cores = cores_without_table(s);	/* (for the status, each pass) */
 }
 
-int sampler_init(struct sampler *s, const char *config_path, int config_optional)
+int sampler_init(struct sampler *s, const struct sampler_source *const *sources, int nsources,
+		 const char *config_path, int config_optional)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 	int sts, n, failed = 0;
 
 	memset(s, 0, sizeof *s);
 	s->stat.fd = -1;
-	name_statuses(s);
+	name_statuses(s, sources, nsources);
 	s->ms_per_tick = 1000.0 / (hz > 0 ? (double)hz : 100.0);
 
 	sts = config_load(&s->config, config_path, config_optional);

@@ -72,10 +72,10 @@ struct sampler {
 	int *last_core;			/* [topo.ncpus] first CPU of each CPU's core, last pass */
 	int *departed;			/* [topo.ncpus] the core a CPU left offline this pass, else -1 */
 	struct smt_totals all;
-	const struct sampler_source *source[SOURCE_MAX];	/* sampler_sources, as of init */
+	const struct sampler_source *source[SOURCE_MAX];	/* the table sampler_init was given */
 	int nsources;
 	struct source_ctx ctx[SOURCE_MAX];	/* each source's view: config, topology, its slots */
-	void *state[SOURCE_MAX];	/* each source's, in sampler_sources order */
+	void *state[SOURCE_MAX];	/* each source's, in the table's order */
 	bool stopped[SOURCE_MAX];	/* its init failed: state blank, never read */
 	/* The measured bases that may measure this pass, as their sources'
 	 * indices, and whether one turned on (every core's window restarts). */
@@ -108,11 +108,15 @@ void *sampler_state(const struct sampler *s, const struct sampler_source *src);
  * values served now are not current: the caller runs a pass first. */
 bool sampler_ask(struct sampler *s, const struct sampler_source *src, unsigned what);
 
-/* config_path may be NULL; a missing file at the default path is fine
- * (optional).  Returns 0, or the first -errno of what could not start (a
- * source, /proc/stat); the sampler says why in status[] and is usable
- * unless sampler_usable says not (its own memory could not be had). */
-int sampler_init(struct sampler *s, const char *config_path, int config_optional);
+/* sources[0..nsources) are read in that order, their bases taken in it
+ * (sampler_sources, the shipped table, for the PMDA; a test its own); the
+ * sources must outlive the sampler, the array need not.  config_path may be
+ * NULL; a missing file at the default path is fine (optional).  Returns 0,
+ * or the first -errno of what could not start (a source, /proc/stat); the
+ * sampler says why in status[] and is usable unless sampler_usable says not
+ * (its own memory could not be had). */
+int sampler_init(struct sampler *s, const struct sampler_source *const *sources, int nsources,
+		 const char *config_path, int config_optional);
 bool sampler_usable(const struct sampler *s);
 void sampler_free(struct sampler *s);
 
