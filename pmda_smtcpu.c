@@ -233,7 +233,8 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 		if (indom_docs[i].kept)
 			pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
-	sts = sampler_init(&sampler, config_path[0] ? config_path : NULL, 1);
+	sts = sampler_init(&sampler, sampler_sources, sampler_nsources,
+			   config_path[0] ? config_path : NULL, 1);
 	if (!sampler_usable(&sampler)) {
 		pmNotifyErr(LOG_ERR, "cannot start: %s", pmErrStr(sts));
 		dp->status = sts < 0 ? sts : -ENOMEM;
@@ -246,7 +247,7 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	clients_setup(dso_mode, all_access, &proc_mount);
 	/* Say once why sources have no values (config errors are logged already). */
 	for (int src = 0; src < sampler.nstatus && !dso_mode; src++)
-		if (src != SRC_CONFIG && strcmp(sampler.status[src], "ok") != 0)
+		if (src != SLOT_CONFIG && strcmp(sampler.status[src], "ok") != 0)
 			pmNotifyErr(LOG_INFO, "%s: %s", sampler.status_name[src], sampler.status[src]);
 	sample_now();
 }

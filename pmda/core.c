@@ -124,7 +124,7 @@ static int fetch_core(unsigned int item, void *priv, pmAtomValue *atom)
 		atom->cp = (char *)v->table->name;
 		break;
 	case SMT_CORE_SOURCE:
-		atom->cp = (char *)basis_word(v->counted ? v->source : first->source);
+		atom->cp = (char *)basis_word(v->counted ? v->basis : first->basis);
 		break;
 	case SMT_CORE_SOCKET: atom->ul = (uint32_t)c->socket; break;
 	case SMT_CORE_MODEL_ERROR:

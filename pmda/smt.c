@@ -165,14 +165,14 @@ static int fetch_cpu(unsigned int item, void *priv, pmAtomValue *atom)
 		atom->d = hw->throughput;
 		return PMDA_FETCH_STATIC;
 	}
-	if (v->source == NULL && item != SMT_CPU_SOURCE)
+	if (v->basis == NULL && item != SMT_CPU_SOURCE)
 		return PMDA_FETCH_NOVALUES;	/* no complete window yet */
 	switch (item) {
 	case SMT_CPU_THROUGHPUT: atom->d = v->throughput; break;
 	case SMT_CPU_LOWER: atom->d = v->lower; break;
 	case SMT_CPU_UPPER: atom->d = v->upper; break;
 	case SMT_CPU_BUSY: atom->d = v->busy; break;
-	case SMT_CPU_SOURCE: atom->cp = (char *)basis_word(v->source); break;
+	case SMT_CPU_SOURCE: atom->cp = (char *)basis_word(v->basis); break;
 	case SMT_CPU_ELAPSED: atom->d = v->elapsed; break;
 	default: return PM_ERR_PMID;
 	}

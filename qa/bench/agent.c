@@ -63,8 +63,8 @@ static int pass(const char *root, int n, const char *config, bool ask)
 
 	smt_log_set_sink(bench_quiet);
 	sr_set_root(root);
-	if (sampler_init(&s, config, config == NULL) < 0) {
-		fprintf(stderr, "agent: cannot sample %s: %s\n", root, s.status[SRC_CPUSTAT]);
+	if (sampler_init(&s, sampler_sources, sampler_nsources, config, config == NULL) < 0) {
+		fprintf(stderr, "agent: cannot sample %s: %s\n", root, s.status[SLOT_CPUSTAT]);
 		return 1;
 	}
 	/* (an ask holds for POWER_ASKED_S, longer than this runs) */

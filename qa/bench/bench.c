@@ -76,8 +76,8 @@ static int sample(const char *root, int n, const char *config)
 
 	smt_log_set_sink(bench_quiet);
 	sr_set_root(root);
-	if (sampler_init(&s, config, 1) < 0) {
-		fprintf(stderr, "bench: cannot sample %s: %s\n", root, s.status[SRC_CPUSTAT]);
+	if (sampler_init(&s, sampler_sources, sampler_nsources, config, 1) < 0) {
+		fprintf(stderr, "bench: cannot sample %s: %s\n", root, s.status[SLOT_CPUSTAT]);
 		return 1;
 	}
 	move_stat(root, s.topo.nonline, round++);
@@ -366,9 +366,9 @@ static int schedpass(int nproc, int passes, const char *config)
 	}
 	smt_log_set_sink(bench_quiet);
 	sr_set_root("/");
-	sampler_init(&s, config, config == NULL);
-	if (strcmp(s.status[SRC_CONFIG], "ok") != 0) {
-		fprintf(stderr, "bench: schedpass: %s\n", s.status[SRC_CONFIG]);
+	sampler_init(&s, sampler_sources, sampler_nsources, config, config == NULL);
+	if (strcmp(s.status[SLOT_CONFIG], "ok") != 0) {
+		fprintf(stderr, "bench: schedpass: %s\n", s.status[SLOT_CONFIG]);
 		sampler_free(&s);
 		return 1;
 	}
@@ -429,7 +429,7 @@ static int corepass(const char *root, int n, const char *config)
 
 	smt_log_set_sink(bench_quiet);
 	sr_set_root(root);
-	sampler_init(&s, config, config == NULL);
+	sampler_init(&s, sampler_sources, sampler_nsources, config, config == NULL);
 	st = sampler_state(&s, &core_source);
 	if (!st || !st->on) {
 		fprintf(stderr, "bench: corepass: %s\n", sampler_status(&s, "core"));

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	sr_set_root(root);
 	tree_apply(&data, &size);
-	sampler_init(&s, conf, 0);
+	sampler_init(&s, sampler_sources, sampler_nsources, conf, 0);
 	sampler_pass(&s);
 	tree_apply(&data, &size);
 	sampler_pass(&s);

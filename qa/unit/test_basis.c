@@ -1,9 +1,8 @@
 /*
- * Adding a source, as the README shows it: test-only sources registered
- * through the same table the sampler walks (this file defines
- * sampler_sources[], so the library's src/sources/sources.c is not linked), each
- * offering a measured basis.  For each core the sampler takes the first
- * basis in the table's order that measures every thread, and the model
+ * Adding a source, as the README shows it: test-only sources, each offering
+ * a measured basis, in a table of the test's own that it gives sampler_init
+ * as the PMDA gives the shipped one.  For each core the sampler takes the
+ * first basis in the table's order that measures every thread, and the model
  * where none does: worked here by hand on a small x86 tree (4 cores of 2
  * threads, cpuN and cpuN+4 siblings, x86-smt2: c(1) = 0.8, c(2) = 0.5).
  */
@@ -96,16 +95,14 @@ static const struct sampler_source most_source = {
 	.free = fake_free, .basis = &most_basis,
 };
 
-/* The table the sampler walks (src/sources/sources.c's, replaced): two slots, which
- * source is in which set by each test. */
-static struct sampler_source slot[2];
-const struct sampler_source *const sampler_sources[] = { &slot[0], &slot[1] };
-const int sampler_nsources = 2;
-
-static void table(const struct sampler_source *first, const struct sampler_source *second)
+/* A sampler of two sources, in this order, on a configuration that is not
+ * there. */
+static int init_with(struct sampler *s, const struct sampler_source *first,
+		     const struct sampler_source *second)
 {
-	slot[0] = *first;
-	slot[1] = *second;
+	const struct sampler_source *const table[] = { first, second };
+
+	return sampler_init(s, table, 2, "/nonexistent/smtcpu.conf", 1);
 }
 
 static uint64_t user[8], idle[8];
@@ -175,20 +172,19 @@ static void first_basis_that_measures_the_core(void **state)
 	double busy = 60 * ms_per_tick();
 	(void)state;
 
-	table(&half_source, &most_source);
-	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
+	assert_int_equal(init_with(&s, &half_source, &most_source), 0);
 	assert_string_equal(sampler_status(&s, "half"), "ok");
 	one_window(&s);
 	for (int cpu = 0; cpu < 8; cpu++) {
 		int measured = cpu % 4 < 2;
-		assert_string_equal(s.cpu[cpu].source, measured ? "most" : "model");
+		assert_string_equal(s.cpu[cpu].basis, measured ? "most" : "model");
 		/* the model: both threads busy 0.6, independent:
 		 * 0.6 x (0.4 x 0.8 + 0.6 x 0.5) = 0.372 of the window */
 		assert_float_equal(s.cpu[cpu].throughput, measured ? 0.9 * busy : 0.372 * 100 *
 				   ms_per_tick(), 1e-6);
 	}
-	assert_string_equal(s.core[0].source, "most");
-	assert_string_equal(s.core[2].source, "model");
+	assert_string_equal(s.core[0].basis, "most");
+	assert_string_equal(s.core[2].basis, "model");
 	assert_true(s.core[0].have_error && !s.core[2].have_error);
 	sampler_free(&s);
 }
@@ -205,11 +201,10 @@ static void table_order_decides(void **state)
 	/* half's mask widened to every CPU for this case */
 	struct fake saved = half;
 	half = all;
-	table(&half_source, &most_source);
-	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
+	assert_int_equal(init_with(&s, &half_source, &most_source), 0);
 	one_window(&s);
 	for (int cpu = 0; cpu < 8; cpu++) {
-		assert_string_equal(s.cpu[cpu].source, "half");
+		assert_string_equal(s.cpu[cpu].basis, "half");
 		assert_float_equal(s.cpu[cpu].throughput, 0.7 * 60 * ms_per_tick(), 1e-6);
 	}
 	/* 4 cores' windows counted for both sources; marked at the first pass
@@ -219,11 +214,10 @@ static void table_order_decides(void **state)
 	assert_int_equal(((struct fake_state *)s.state[1])->marks, 8);
 	sampler_free(&s);
 
-	table(&most_source, &half_source);
-	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
+	assert_int_equal(init_with(&s, &most_source, &half_source), 0);
 	one_window(&s);
-	assert_string_equal(s.cpu[0].source, "most");	/* most's cores */
-	assert_string_equal(s.cpu[2].source, "half");	/* the rest: half, after it */
+	assert_string_equal(s.cpu[0].basis, "most");	/* most's cores */
+	assert_string_equal(s.cpu[2].basis, "half");	/* the rest: half, after it */
 	sampler_free(&s);
 	half = saved;
 }
@@ -250,13 +244,12 @@ static void inactive_basis_is_not_asked(void **state)
 	half = (struct fake){ 0.7, 0xff };
 	late_basis.active = half_active;
 	late.basis = &late_basis;
-	table(&late, &most_source);
 	half_on = false;
-	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
+	assert_int_equal(init_with(&s, &late, &most_source), 0);
 	one_window(&s);
 	assert_int_equal(((struct fake_state *)s.state[0])->marks, 0);
 	assert_int_equal(((struct fake_state *)s.state[0])->counted, 0);
-	assert_string_equal(s.cpu[2].source, "model");		/* most holds cores 0, 1 */
+	assert_string_equal(s.cpu[2].basis, "model");		/* most holds cores 0, 1 */
 	before = s.cpu[2].throughput;
 	half_on = true;
 	for (int c = 0; c < 8; c++) {	/* a window that would be counted... */
@@ -269,7 +262,7 @@ static void inactive_basis_is_not_asked(void **state)
 	assert_int_equal(((struct fake_state *)s.state[0])->counted, 0);
 	assert_int_equal(((struct fake_state *)s.state[0])->marks, 4);
 	one_window(&s);
-	assert_string_equal(s.cpu[2].source, "half");
+	assert_string_equal(s.cpu[2].basis, "half");
 	assert_float_equal(s.cpu[2].throughput, before + 0.7 * 60 * ms_per_tick(), 1e-6);
 	sampler_free(&s);
 	half = saved;

@@ -33,7 +33,8 @@ static void software_purr_out_of_memory_leaves_the_rest(void **state)
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		skip();		/* (no BTF: the loader stops before it allocates) */
 	fail_calloc_size = sizeof(struct sp_core);
-	assert_int_equal(sampler_init(&s, "/nonexistent/smtcpu.conf", 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources,
+				      "/nonexistent/smtcpu.conf", 1), 0);
 	fail_calloc_size = 0;
 	assert_true(sampler_usable(&s));
 	sched = sampler_status(&s, "sched");
@@ -54,7 +55,8 @@ static void no_memory_for_the_sampler_is_not_usable(void **state)
 	(void)state;
 
 	fail_calloc_size = sizeof(struct smt_cpu_values);
-	assert_true(sampler_init(&s, "/nonexistent/smtcpu.conf", 1) < 0);
+	assert_true(sampler_init(&s, sampler_sources, sampler_nsources,
+				 "/nonexistent/smtcpu.conf", 1) < 0);
 	fail_calloc_size = 0;
 	assert_false(sampler_usable(&s));
 	sampler_free(&s);
@@ -100,7 +102,8 @@ static void amd_says_why_for_every_status(void **state)
 	fixture_write("/proc/stat", "cpu  1 0 0 1 0 0 0 0 0 0\ncpu0 1 0 0 1 0 0 0 0 0 0\n"
 		      "cpu1 1 0 0 1 0 0 0 0 0 0\n");
 	sr_set_root(fixture_root);
-	sampler_init(&s, fixture_file("/smtcpu.conf", "replay /nonexistent/trace\n"), 0);
+	sampler_init(&s, sampler_sources, sampler_nsources,
+		     fixture_file("/smtcpu.conf", "replay /nonexistent/trace\n"), 0);
 	assert_true(sampler_usable(&s));
 	for (int i = 0; i < 3; i++) {
 		const char *st = sampler_status(&s, names[i]);

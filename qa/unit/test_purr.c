@@ -190,7 +190,7 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	long before;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	assert_string_equal(sampler_status(&s, "purr"), "ok");
 	sampler_pass(&s);
 	assert_string_equal(sampler_status(&s, "lparcfg"), "ok");
@@ -201,7 +201,7 @@ static void sampler_uses_purr_and_allocates_nothing(void **state)
 	/* busy = purr - idle_purr: 0.625 s of a core; the model (power8-smt4)
 	 * would say 0.6: error -0.025 of a core */
 	assert_float_equal(s.cpu[0].throughput, 625, 1e-9);
-	assert_string_equal(s.cpu[0].source, "purr");
+	assert_string_equal(s.cpu[0].basis, "purr");
 	assert_float_equal(s.core[0].model_error, -0.025, 1e-9);
 	assert_float_equal(s.core[2].throughput, 0, 1e-9);
 	assert_true(power_of(&s)->lpar.total[LPAR_C_TBR] - tbr == TB);
@@ -235,7 +235,7 @@ static void passes_within_a_tick_lose_nothing(void **state)
 	struct sampler s;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	sampler_pass(&s);
 	one_second();
 	sampler_pass(&s);
@@ -265,7 +265,7 @@ static void model_error_over_a_window_short_of_ticks(void **state)
 	struct sampler s;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	sampler_pass(&s);
 	one_second();
 	sampler_pass(&s);
@@ -292,7 +292,7 @@ static void spurr_read_only_when_asked(void **state)
 	(void)state;
 
 	fixture_write(CPUDIR "/cpu0/spurr", "not hex\n");
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	ps = power_of(&s);
 	sampler_pass(&s);
 	assert_int_equal(ps->purr.nopen[SPURR], 1);

@@ -179,7 +179,7 @@ static void sampler_windows(void **state)
 	struct sampler s;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	assert_string_equal(s.core[0].table->name, "x86-smt2");
 	sampler_pass(&s);		/* baselines */
 	assert_float_equal(s.all.throughput, 0, 0);
@@ -238,7 +238,7 @@ static void uneven_windows_keep_bounds_and_left(void **state)
 	double left;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	sampler_pass(&s);		/* baselines */
 	user[0] += 300;
 	user[4] += 50;
@@ -271,7 +271,7 @@ static void a_thread_whose_clock_has_not_moved_holds_its_core(void **state)
 	struct sampler s;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	sampler_pass(&s);		/* baselines */
 	user[0] += 1;
 	write_stat();
@@ -300,7 +300,7 @@ static void hotplug_window_counts_the_thread_online_throughout(void **state)
 	uint64_t user5, idle5;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	sampler_pass(&s);		/* baselines */
 	advance(100, both);
 	sampler_pass(&s);
@@ -349,7 +349,7 @@ static void steady_state_allocates_nothing(void **state)
 	long before;
 	(void)state;
 
-	assert_int_equal(sampler_init(&s, NULL, 1), 0);
+	assert_int_equal(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1), 0);
 	sampler_pass(&s);
 	advance(100, busy);
 	sampler_pass(&s);
@@ -368,8 +368,8 @@ static void missing_proc_stat_is_reported(void **state)
 	(void)state;
 
 	fixture_unlink("/proc/stat");
-	assert_true(sampler_init(&s, NULL, 1) < 0);
-	assert_non_null(strstr(s.status[SRC_CPUSTAT], "cannot open /proc/stat"));
+	assert_true(sampler_init(&s, sampler_sources, sampler_nsources, NULL, 1) < 0);
+	assert_non_null(strstr(s.status[SLOT_CPUSTAT], "cannot open /proc/stat"));
 	sampler_pass(&s);		/* still safe to call */
 	assert_float_equal(s.all.throughput, 0, 0);
 	sampler_free(&s);

@@ -21,9 +21,7 @@
 #include "topology.h"
 
 /* The sampler's own smtcpu.status instances; each source's follow. */
-enum smt_source { SRC_CPUSTAT, SRC_CONFIG, SRC_TOPOLOGY, SRC_COUNT };
-
-
+enum sampler_slot { SLOT_CPUSTAT, SLOT_CONFIG, SLOT_TOPOLOGY, SLOT_COUNT };
 
 struct smt_cpu_values {
 	double throughput, lower, upper;	/* calibrated busy time, ms, cumulative */
@@ -31,7 +29,7 @@ struct smt_cpu_values {
 	double elapsed;				/* time observed, ms, cumulative */
 	/* Where the last window's value came from: a measured basis's name
 	 * (struct source_basis), "model", or NULL before a full window. */
-	const char *source;
+	const char *basis;
 	bool have_prev;
 	struct cpustat_times prev;
 };
@@ -52,7 +50,7 @@ struct smt_core_values {
 	double capacity_left;			/* ms of capacity not used, cumulative */
 	double over;				/* ms counted past its capacity, carried */
 	bool have_error;
-	const char *source;			/* as smt_cpu_values' */
+	const char *basis;			/* as smt_cpu_values' */
 };
 
 struct smt_totals {
@@ -74,16 +72,16 @@ struct sampler {
 	int *last_core;			/* [topo.ncpus] first CPU of each CPU's core, last pass */
 	int *departed;			/* [topo.ncpus] the core a CPU left offline this pass, else -1 */
 	struct smt_totals all;
-	const struct sampler_source *source[SOURCE_MAX];	/* sampler_sources, as of init */
+	const struct sampler_source *source[SOURCE_MAX];	/* the table sampler_init was given */
 	int nsources;
 	struct source_ctx ctx[SOURCE_MAX];	/* each source's view: config, topology, its slots */
-	void *state[SOURCE_MAX];	/* each source's, in sampler_sources order */
+	void *state[SOURCE_MAX];	/* each source's, in the table's order */
 	bool stopped[SOURCE_MAX];	/* its init failed: state blank, never read */
 	/* The measured bases that may measure this pass, as their sources'
 	 * indices, and whether one turned on (every core's window restarts). */
 	int basis[SOURCE_MAX], nbasis;
 	bool basis_on[SOURCE_MAX], basis_turned_on;
-	int nstatus;			/* smtcpu.status instances: SRC_COUNT, then the sources' */
+	int nstatus;			/* smtcpu.status instances: SLOT_COUNT, then the sources' */
 	int untabled_cores;		/* cores of 2+ threads no table covers, as last assigned */
 	const char *status_name[SOURCE_MAX_STATUS];
 	char status[SOURCE_MAX_STATUS][SOURCE_STATUS_LEN];	/* "ok", or why there are no values */
@@ -92,8 +90,8 @@ struct sampler {
 	double pass_time;		/* seconds spent in passes, cumulative */
 };
 
-/* Sets s->status[src], "ok" or why it has no values. */
-void sampler_set_status(struct sampler *s, enum smt_source src, const char *fmt, ...)
+/* Sets s->status[slot], "ok" or why it has no values. */
+void sampler_set_status(struct sampler *s, enum sampler_slot slot, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* The status instance called name ("cpustat", or a source's), or
@@ -110,11 +108,15 @@ void *sampler_state(const struct sampler *s, const struct sampler_source *src);
  * values served now are not current: the caller runs a pass first. */
 bool sampler_ask(struct sampler *s, const struct sampler_source *src, unsigned what);
 
-/* config_path may be NULL; a missing file at the default path is fine
- * (optional).  Returns 0, or the first -errno of what could not start (a
- * source, /proc/stat); the sampler says why in status[] and is usable
- * unless sampler_usable says not (its own memory could not be had). */
-int sampler_init(struct sampler *s, const char *config_path, int config_optional);
+/* sources[0..nsources) are read in that order, their bases taken in it
+ * (sampler_sources, the shipped table, for the PMDA; a test its own); the
+ * sources must outlive the sampler, the array need not.  config_path may be
+ * NULL; a missing file at the default path is fine (optional).  Returns 0,
+ * or the first -errno of what could not start (a source, /proc/stat); the
+ * sampler says why in status[] and is usable unless sampler_usable says not
+ * (its own memory could not be had). */
+int sampler_init(struct sampler *s, const struct sampler_source *const *sources, int nsources,
+		 const char *config_path, int config_optional);
 bool sampler_usable(const struct sampler *s);
 void sampler_free(struct sampler *s);
 

@@ -3,10 +3,11 @@
  * a pass reads (src/sources/ has one folder each).  Each owns its state
  * (state_size bytes, zeroed, that the sampler holds for it), names its
  * smtcpu.status instances and sets them (source_set_status), has four
- * steps, and may offer a measured basis; the sampler walks one table of them
- * (sources/sources.c) in order.  A source sees only its context (what it
- * reads, and its own status slots), never the sampler or the table.  Adding
- * a source is its own files, a line in that table and the PMDA's metrics.
+ * steps, and may offer a measured basis; the sampler walks, in order, the
+ * table its caller gives sampler_init (the PMDA: sampler_sources, below).  A
+ * source sees only its context (what it reads, and its own status slots),
+ * never the sampler or the table.  Adding a source is its own files, a line
+ * in sources/sources.c's table and the PMDA's metrics.
  */
 #ifndef SMTCPU_SOURCE_H
 #define SMTCPU_SOURCE_H
@@ -103,7 +104,9 @@ struct sampler_source {
 	const struct source_basis *basis;
 };
 
-/* Every source, in the order they are read. */
+/* The shipped table (sources/sources.c): every source, in the order they
+ * are read.  The PMDA passes it to sampler_init; the sampler never names it,
+ * so a test passes its own. */
 extern const struct sampler_source *const sampler_sources[];
 extern const int sampler_nsources;
 
