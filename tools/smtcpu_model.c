@@ -3,6 +3,7 @@
  * against seed 000's tables.
  *
  *   smtcpu-model --list
+ *   smtcpu-model --keywords
  *   smtcpu-model --model NAME
  *   smtcpu-model --model NAME --cores C --jobs A-B [--policy raw|scaledN] [--base X]
  *   smtcpu-model --fit FILE [--base X] [--name NAME]
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "config_keywords.h"
 #include "model_tool.h"
 #include "parsenum.h"
 #include "runsfile.h"
@@ -29,6 +31,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: smtcpu-model [--config FILE] --list\n"
+		"       smtcpu-model --keywords\n"
 		"       smtcpu-model [--config FILE] --model NAME\n"
 		"       smtcpu-model [--config FILE] --model NAME --cores C --jobs A[-B]\n"
 		"                    [--policy raw|scaled2|scaled4|scaledN] [--base X]\n"
@@ -38,6 +41,8 @@ static void usage(FILE *f)
 		"                    [--repeat N] [--name NAME]\n"
 		"\n"
 		"  --list      the factor tables: built in, and from --config\n"
+		"  --keywords  the configuration file's keywords, a line each: the\n"
+		"              keyword, its arguments, what it sets\n"
 		"  --model     per SMT level: core throughput T(k), throughput per thread\n"
 		"              T(k)/k, and the CPU%% credited to each busy thread\n"
 		"              T(k)/(k T(S)) (the shape of seed 000's Table-1)\n"
@@ -100,6 +105,15 @@ static void list_tables(const struct smt_config *cfg)
 	for (int i = 0; i < n; i++)
 		if (config_find_table(cfg, builtin[i].name) == &builtin[i])
 			list_one(&builtin[i], "");	/* unless the file replaced it */
+}
+
+static void list_keywords(void)
+{
+	int n;
+	const struct config_keyword *kw = config_keywords(&n);
+
+	for (int i = 0; i < n; i++)
+		printf("%-14s %-38s %s\n", kw[i].name, kw[i].synopsis, kw[i].description);
 }
 
 static void print_levels(const struct smt_table *t)
@@ -172,6 +186,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "list", no_argument, NULL, 'l' },
+		{ "keywords", no_argument, NULL, 'K' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -191,7 +206,7 @@ int main(int argc, char **argv)
 	};
 	const char *model = NULL, *config = NULL, *jobs = NULL, *fit = NULL, *name = NULL;
 	struct calibration cal = { .kernel = NULL, .seconds = 2, .repeat = 3 };
-	int list = 0, ncores = 0, from = 0, to = 0, fill = 1, opt, calibrating = 0, base_given = 0;
+	int list = 0, keywords = 0, ncores = 0, from = 0, to = 0, fill = 1, opt, calibrating = 0, base_given = 0;
 	double base = 1;
 	struct smt_config cfg;
 	const struct smt_table *t;
@@ -217,6 +232,7 @@ int main(int argc, char **argv)
 			cal.repeat = (int)number;
 			break;
 		case 'l': list = 1; break;
+		case 'K': keywords = 1; break;
 		case 'm': model = optarg; break;
 		case 'f': config = optarg; break;
 		case 'j': jobs = optarg; break;
@@ -251,6 +267,12 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad("unexpected argument \"%s\"", argv[optind]);
+	if (keywords) {
+		if (argc != 2)
+			return bad("%s", "--keywords goes alone");
+		list_keywords();
+		return 0;
+	}
 	if (config_load(&cfg, config, 0) != 0)
 		return 2;	/* config_load said FILE:LINE: why */
 	if (name && !config_valid_table_name(name))

@@ -2,7 +2,8 @@
  * Counter backends: one small interface to open, read and close a group of
  * counting events on one CPU, with two implementations — perf_event_open
  * (counters_perf.c) and a replay of recorded counter traces (counters_replay.c,
- * for tests and the fixtures).  The multiplexing layer above sees only this.
+ * serving what replay_trace.c parsed; for tests and the fixtures).  The
+ * multiplexing layer above sees only this.
  *
  * A group's members always share one window: each reading carries the
  * group's time enabled and time running, and a whole group is read at once.
@@ -49,7 +50,7 @@ struct ctr_backend {
 /* The perf_event_open backend, with room for max_groups open groups. */
 struct ctr_backend *ctr_perf_new(int max_groups);
 
-/* The replay backend over a trace file (format in counters_replay.c).
+/* The replay backend over a trace file (format in replay_trace.h).
  * Returns NULL with why filled in when the file cannot be used. */
 struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, size_t whysize);
 

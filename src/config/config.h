@@ -1,34 +1,9 @@
 /*
- * The configuration file: line-oriented, "#" starts a comment.
- *
- *   period 1s|told                 the longest without a pass (ms, or with
- *                                  "ms" / "s"); told: passes only when told
- *   fresh 5ms                      how old a pass may be and still serve a
- *                                  fetch; also the least time between passes
- *   table NAME T1 T2 ... [preliminary]
- *                                  add a factor table, or replace a built-in one
- *   basis NAME fitted|calibrated|stated TEXT...
- *                                  how the factors of table NAME (above) were
- *                                  come by, and where from
- *   model NAME                     use table NAME for every core instead of
- *                                  choosing one from /proc/cpuinfo
- *   pmu_counters PMU N             counters the PMU has (amd_df, amd_l3,
- *                                  amd_umc), instead of the family table's
- *   dram_channels N                DRAM channels per socket to count
- *   dram_peak RATE                 peak DRAM bandwidth per socket, in GB/s
- *                                  ("204.8" or "204.8GB/s"), instead of SMBIOS
- *   xgmi on|off                    count cross-socket link traffic (on); off
- *                                  leaves the Data Fabric counters to DRAM
- *   replay FILE                    read counters from a recorded trace
- *                                  instead of perf_event_open (tests)
- *   sched on|off                   measure SMT overlap from the scheduler
- *                                  with a BPF program (on)
- *   siblings LIST                  count these CPUs as one core's threads,
- *                                  whatever sysfs says (e.g. "siblings 0-1")
- *   retire 60s                     how long a process that ended, or a cgroup
- *                                  removed, is served; then as long inactive
- *   processes 65536                how many processes the software PURR holds
- *                                  at once (each uid at most half)
+ * The configuration file: line-oriented, "#" starts a comment, a line holds
+ * a keyword and its arguments.  The keywords are the table in
+ * config_keywords.c: a row each, with its arguments, what it sets and its
+ * error text; smtcpu-model --keywords prints it, and qa 029 holds
+ * doc/configuration.md and pmdasmtcpu(1) to it.
  *
  * A bad line is reported as FILE:LINE: why, and skipped; the rest applies.
  */
@@ -45,16 +20,22 @@
 #define CONFIG_MAX_SIBLINGS 64
 #define CONFIG_DEFAULT_PERIOD_MS 1000
 #define CONFIG_MIN_PERIOD_MS 10
-#define CONFIG_MAX_PERIOD_MS 86400000u
+/* A limit an error text quotes is a plain number, or made of one, so that
+ * the text is made of the limit checked (config_keywords.c). */
+#define CONFIG_MAX_PERIOD_S 86400
+#define CONFIG_MAX_PERIOD_MS (CONFIG_MAX_PERIOD_S * 1000u)
 #define CONFIG_PERIOD_TOLD 0		/* passes only at start and when told */
 #define CONFIG_DEFAULT_FRESH_MS 5
 #define CONFIG_MIN_FRESH_MS 1
 #define CONFIG_MAX_FRESH_MS 1000
 #define CONFIG_DEFAULT_RETIRE_MS 60000
-#define CONFIG_MIN_RETIRE_MS 1000	/* clients must have time to name what left */
+#define CONFIG_MIN_RETIRE_S 1		/* clients must have time to name what left */
+#define CONFIG_MIN_RETIRE_MS (CONFIG_MIN_RETIRE_S * 1000)
 #define CONFIG_DEFAULT_PROCESSES 65536
 #define CONFIG_MIN_PROCESSES 1024
-#define CONFIG_MAX_PROCESSES (4 << 20)
+#define CONFIG_MAX_PROCESSES 4194304	/* 4 << 20 */
+#define CONFIG_MAX_PMU_COUNTERS 16
+#define CONFIG_MAX_DRAM_CHANNELS 12
 #define CONFIG_MAX_LINE 1022		/* characters, without the newline */
 #define CONFIG_MAX_BYTES (1 << 20)	/* a configuration file is read whole */
 
