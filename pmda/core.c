@@ -19,6 +19,7 @@ enum {	/* CLUSTER_CORE */
 	SMT_CORE_MODEL_ERROR = 9,
 	SMT_CORE_MODEL_CPU = 10,
 	SMT_CORE_CAPACITY_LEFT = 11,
+	SMT_CORE_BUSY_THREADS = 12,
 };
 
 static const struct metric core_metrics[] = {
@@ -94,6 +95,14 @@ static const struct metric core_metrics[] = {
 	  "counter never goes back.  Counter, milliseconds:\n"
 	  "    rate(smt.core.capacity_left) / rate(smt.core.capacity)\n"
 	  "is the fraction of the core left, between 0 and 1." },
+	{ "smt.core.busy_threads", SMT_CORE_BUSY_THREADS, PM_TYPE_DOUBLE, CORE_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "Busy time of the core's threads, summed: its rate is the mean busy threads",
+	  "Milliseconds of busy time of the core's threads (user+nice+sys+irq+\n"
+	  "softirq in /proc/stat, as smt.busy_cpu), summed over the threads, each\n"
+	  "at most its window, over the windows the core has counted.  Counter:\n"
+	  "its rate is the mean number of busy threads over any interval, where\n"
+	  "smt.core.level is the last window's alone; divided by smt.core.threads,\n"
+	  "the core's busy fraction as CPU% counts it, before calibration." },
 };
 
 static int fetch_core(unsigned int item, void *priv, pmAtomValue *atom)
@@ -111,6 +120,11 @@ static int fetch_core(unsigned int item, void *priv, pmAtomValue *atom)
 			  item == SMT_CORE_LOWER ? v->lower :
 			  item == SMT_CORE_UPPER ? v->upper :
 			  item == SMT_CORE_CAPACITY ? v->capacity : v->capacity_left;
+		break;
+	case SMT_CORE_BUSY_THREADS:
+		if (!v->counted)
+			return PMDA_FETCH_NOVALUES;
+		atom->d = v->busy_threads;
 		break;
 	case SMT_CORE_LEVEL:
 		if (!v->have_level)

@@ -192,6 +192,9 @@ static void sampler_windows(void **state)
 	assert_float_equal(s.cpu[0].throughput, 426, 1e-9);
 	/* core1 both busy all the time: 1.25 / 1.25 = one core */
 	assert_float_equal(s.core[1].throughput, 1000, 1e-9);
+	/* busy threads: core0 60 + 30 ticks = 900 ms, core1 100 + 100 = 2000 ms */
+	assert_float_equal(s.core[0].busy_threads, 900, 1e-9);
+	assert_float_equal(s.core[1].busy_threads, 2000, 1e-9);
 	assert_float_equal(s.all.throughput, 1612, 1e-9);
 	assert_float_equal(s.all.capacity, 4000, 1e-9);
 	assert_float_equal(sum_cpus(&s), s.all.throughput, 1e-9);
@@ -207,6 +210,8 @@ static void sampler_windows(void **state)
 	sampler_pass(&s);
 	/* cpu0 b = 50/300, cpu4 b = 0: credited 50 ticks * c(1) = 400 ms */
 	assert_float_equal(s.core[0].throughput, 612 + 400, 1e-9);
+	/* and cpu0's 50 busy ticks, cpu4's none: 500 ms more */
+	assert_float_equal(s.core[0].busy_threads, 900 + 500, 1e-9);
 
 	/* times going backwards: nothing negative, counting resumes */
 	{

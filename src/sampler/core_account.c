@@ -16,6 +16,7 @@ struct core_window {
 	double frac[SMT_MAX_THREADS];		/* busy fraction, the model's input */
 	double mean_ticks;			/* the known threads' mean window */
 	double level;				/* busy threads, each at most 1 */
+	double busy_ticks;			/* the known threads' busy, each at most its window */
 	/* The basis that measured it (measure_core), NULL for the model, and
 	 * its ms by thread. */
 	const struct source_basis *basis;
@@ -217,7 +218,7 @@ static void busy_fractions(struct core_window *win, int n)
 {
 	int nknown = 0;
 
-	win->mean_ticks = win->level = 0;
+	win->mean_ticks = win->level = win->busy_ticks = 0;
 	for (int i = 0; i < n; i++) {
 		win->frac[i] = win->ticks[i] > 0 ? win->busy[i] / win->ticks[i] : 0;
 		nknown += win->known[i];
@@ -226,6 +227,7 @@ static void busy_fractions(struct core_window *win, int n)
 		if (win->known[i]) {
 			win->mean_ticks += win->ticks[i] / nknown;
 			win->level += win->frac[i] > 1 ? 1 : win->frac[i];
+			win->busy_ticks += win->busy[i] < win->ticks[i] ? win->busy[i] : win->ticks[i];
 		}
 }
 
@@ -346,6 +348,7 @@ static void add_core_count(struct sampler *s, struct smt_core_values *cv,
 	cv->capacity += k->cap;
 	cv->capacity_left += left;
 	cv->level = win->level;
+	cv->busy_threads += win->busy_ticks * s->ms_per_tick;
 	cv->have_level = true;
 	cv->counted = true;
 	s->all.throughput += k->est;

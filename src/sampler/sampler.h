@@ -38,6 +38,7 @@ struct smt_core_values {
 	double throughput, lower, upper;	/* ms, cumulative */
 	double capacity;			/* ms of whole-core time it could deliver */
 	double level;				/* mean busy threads, last window */
+	double busy_threads;			/* ms of its threads' busy time, cumulative */
 	const struct smt_table *table;
 	int nthreads;				/* threads at the last pass */
 	/* The window under way holds a change of make-up (a CPU offline or
