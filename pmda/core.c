@@ -105,6 +105,20 @@ static const struct metric core_metrics[] = {
 	  "the core's busy fraction as CPU% counts it, before calibration." },
 };
 
+/* A figure the core has once it has counted a window. */
+static double counted(const struct smt_core_values *v, unsigned int item)
+{
+	switch (item) {
+	case SMT_CORE_THROUGHPUT: return v->throughput;
+	case SMT_CORE_LOWER: return v->lower;
+	case SMT_CORE_UPPER: return v->upper;
+	case SMT_CORE_CAPACITY: return v->capacity;
+	case SMT_CORE_CAPACITY_LEFT: return v->capacity_left;
+	case SMT_CORE_MODEL_CPU: return v->model_cpu;
+	default: return v->busy_threads;	/* SMT_CORE_BUSY_THREADS */
+	}
+}
+
 static int fetch_core(unsigned int item, void *priv, pmAtomValue *atom)
 {
 	const struct topo_core *c = priv;
@@ -113,18 +127,10 @@ static int fetch_core(unsigned int item, void *priv, pmAtomValue *atom)
 
 	switch (item) {
 	case SMT_CORE_THROUGHPUT: case SMT_CORE_LOWER: case SMT_CORE_UPPER: case SMT_CORE_CAPACITY:
-	case SMT_CORE_CAPACITY_LEFT:
+	case SMT_CORE_CAPACITY_LEFT: case SMT_CORE_MODEL_CPU: case SMT_CORE_BUSY_THREADS:
 		if (!v->counted)
 			return PMDA_FETCH_NOVALUES;	/* no complete window yet */
-		atom->d = item == SMT_CORE_THROUGHPUT ? v->throughput :
-			  item == SMT_CORE_LOWER ? v->lower :
-			  item == SMT_CORE_UPPER ? v->upper :
-			  item == SMT_CORE_CAPACITY ? v->capacity : v->capacity_left;
-		break;
-	case SMT_CORE_BUSY_THREADS:
-		if (!v->counted)
-			return PMDA_FETCH_NOVALUES;
-		atom->d = v->busy_threads;
+		atom->d = counted(v, item);
 		break;
 	case SMT_CORE_LEVEL:
 		if (!v->have_level)
@@ -145,11 +151,6 @@ static int fetch_core(unsigned int item, void *priv, pmAtomValue *atom)
 		if (!v->have_error)
 			return PMDA_FETCH_NOVALUES;	/* no PURR to compare with */
 		atom->d = v->model_error;
-		break;
-	case SMT_CORE_MODEL_CPU:
-		if (!v->counted)
-			return PMDA_FETCH_NOVALUES;
-		atom->d = v->model_cpu;
 		break;
 	default: return PM_ERR_PMID;
 	}
