@@ -59,6 +59,7 @@ static int make_metrictab(void)
 
 static bool all_access;		/* -A: processes to every client */
 static struct proc_mount proc_mount;	/* how /proc hides processes */
+
 static void log_sink(enum smt_log_level level, const char *message)
 {
 	static const int priority[] = { LOG_INFO, LOG_WARNING, LOG_ERR };
@@ -113,17 +114,11 @@ static int smtcpu_store(pmdaResult *result, pmdaExt *pmda)
 	for (int i = 0; i < result->numpmid; i++) {
 		pmValueSet *vs = result->vset[i];
 		unsigned int cluster = pmID_cluster(vs->pmid);
-		pmAtomValue av;
 		int sts;
 
 		if (cluster >= NUM_CLUSTERS || clusters[cluster]->store == NULL)
 			return PM_ERR_PERMISSION;
-		if (vs->numval != 1)
-			return PM_ERR_INST;
-		if ((sts = pmExtractValue(vs->valfmt, &vs->vlist[0], PM_TYPE_U32, &av,
-					  PM_TYPE_U32)) < 0)
-			return sts;
-		if ((sts = clusters[cluster]->store(pmID_item(vs->pmid), &av, &pass)) < 0)
+		if ((sts = clusters[cluster]->store(pmID_item(vs->pmid), vs, &pass)) < 0)
 			return sts;
 	}
 	if (pass) {

@@ -121,21 +121,26 @@ static int fetch_agent(unsigned int item, void *priv, pmAtomValue *atom)
 
 /* smtcpu.control.period, within its bounds or told; smtcpu.control.sample,
  * a pass (pmda_smtcpu.c takes stores from root alone). */
-static int store_agent(unsigned int item, const pmAtomValue *value, bool *pass)
+static int store_agent(unsigned int item, const pmValueSet *vs, bool *pass)
 {
-	switch (item) {
-	case AGENT_CONTROL_PERIOD:
-		if (value->ul != CONFIG_PERIOD_TOLD &&
-		    (value->ul < CONFIG_MIN_PERIOD_MS || value->ul > CONFIG_MAX_PERIOD_MS))
-			return PM_ERR_BADSTORE;
-		period_ms = value->ul;
-		return 0;
-	case AGENT_CONTROL_SAMPLE:
+	pmAtomValue av;
+	int sts;
+
+	if (item != AGENT_CONTROL_PERIOD && item != AGENT_CONTROL_SAMPLE)
+		return PM_ERR_PERMISSION;
+	if (vs->numval != 1)
+		return PM_ERR_INST;
+	if ((sts = pmExtractValue(vs->valfmt, &vs->vlist[0], PM_TYPE_U32, &av, PM_TYPE_U32)) < 0)
+		return sts;
+	if (item == AGENT_CONTROL_SAMPLE) {
 		*pass = true;
 		return 0;
-	default:
-		return PM_ERR_PERMISSION;
 	}
+	if (av.ul != CONFIG_PERIOD_TOLD &&
+	    (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS))
+		return PM_ERR_BADSTORE;
+	period_ms = av.ul;
+	return 0;
 }
 
 /* The sources' statuses: named by the sampler at its start, once. */

@@ -66,9 +66,9 @@ struct cluster {
 	/* Every instance of in for a request naming them all, when the cache's
 	 * active ones are not all it names; PM_ERR_INDOM for a domain not its own. */
 	int (*list)(pmInDom in, pmInResult **result);
-	/* A store of value to item: 0, with *pass set when a pass must follow,
-	 * or an error.  NULL: none of its metrics takes a store. */
-	int (*store)(unsigned int item, const pmAtomValue *value, bool *pass);
+	/* A store of vs's values to item: 0, with *pass set when a pass must
+	 * follow, or an error.  NULL: none of its metrics takes a store. */
+	int (*store)(unsigned int item, const pmValueSet *vs, bool *pass);
 };
 
 /* A cluster's rows, for the initialiser of its struct cluster. */
