@@ -65,11 +65,10 @@ void sample_now(void)
 			clusters[c]->refresh(last_pass);
 }
 
-/* A pass asked for by a store (smtcpu.control.sample, from root alone:
- * smtcpu_store) always runs, so that a
- * told agent reads each step a test makes, but never sooner than fresh
- * after the last: passes a second stay within 1000 / fresh however a
- * client asks. */
+/* A pass asked for by a store (smtcpu.control.sample, from root alone)
+ * always runs, so that a told agent reads each step a test makes, but
+ * never sooner than fresh after the last: passes a second stay within
+ * 1000 / fresh however a client asks. */
 void wait_out_fresh(void)
 {
 	double wait = last_pass + sampler.config.fresh_ms / 1000.0 - mono_seconds();
