@@ -225,7 +225,7 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 	if (dp->status != 0)
 		return;
 	for (int i = 0; i < NUM_INDOMS; i++)
-		if (indom_docs[i].kept)
+		if (indom_docs[i].loaded)
 			pmdaCacheOp(indom(i), PMDA_CACHE_LOAD);
 
 	sts = sampler_init(&sampler, sampler_sources, sampler_nsources,
@@ -241,9 +241,10 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 			    "shown to every client with credentials");
 	clients_setup(dso_mode, all_access, &proc_mount);
 	/* Say once why sources have no values (config errors are logged already). */
-	for (int src = 0; src < sampler.nstatus && !dso_mode; src++)
-		if (src != SLOT_CONFIG && strcmp(sampler.status[src], "ok") != 0)
-			pmNotifyErr(LOG_INFO, "%s: %s", sampler.status_name[src], sampler.status[src]);
+	for (int slot = 0; slot < sampler.nstatus && !dso_mode; slot++)
+		if (slot != SLOT_CONFIG && strcmp(sampler.status[slot], "ok") != 0)
+			pmNotifyErr(LOG_INFO, "%s: %s", sampler.status_name[slot], sampler.status[slot]);
+	refresh_instances();	/* the instances there are before the first pass */
 	sample_now();
 }
 

@@ -115,7 +115,8 @@ static double counted(const struct smt_core_values *v, unsigned int item)
 	case SMT_CORE_CAPACITY: return v->capacity;
 	case SMT_CORE_CAPACITY_LEFT: return v->capacity_left;
 	case SMT_CORE_MODEL_CPU: return v->model_cpu;
-	default: return v->busy_threads;	/* SMT_CORE_BUSY_THREADS */
+	case SMT_CORE_BUSY_THREADS: return v->busy_threads;
+	default: return 0;	/* (fetch_core asks only for the items above) */
 	}
 }
 

@@ -7,52 +7,52 @@
 pmdaIndom indomtab[NUM_INDOMS];
 
 const struct indom_doc indom_docs[NUM_INDOMS] = {
-	[CPU_INDOM] = { false,
-	  "Online CPUs (hardware threads), named cpuN as by the linux PMDA",
-	  "Online CPUs.  Instances are named cpuN, the same names the linux PMDA\n"
+	[CPU_INDOM] = { .loaded = false,
+	  .oneline = "Online CPUs (hardware threads), named cpuN as by the linux PMDA",
+	  .help = "Online CPUs.  Instances are named cpuN, the same names the linux PMDA\n"
 	  "uses for kernel.percpu.cpu.*.  A CPU that goes offline leaves the\n"
 	  "instance domain and comes back with the same instance number." },
-	[CORE_INDOM] = { true,
-	  "Cores: the online threads that share one core",
-	  "One instance per core, named coreN after its lowest-numbered online\n"
+	[CORE_INDOM] = { .loaded = true,
+	  .oneline = "Cores: the online threads that share one core",
+	  .help = "One instance per core, named coreN after its lowest-numbered online\n"
 	  "thread (cpuN), as AIX names processors in mpstat -s.  The threads of a\n"
 	  "core are those in its topology/thread_siblings_list." },
-	[MODEL_INDOM] = { true,
-	  "SMT factor tables, built in and from the configuration file",
-	  "One instance per factor table: the built-in ones (none, power7-smt4,\n"
+	[MODEL_INDOM] = { .loaded = true,
+	  .oneline = "SMT factor tables, built in and from the configuration file",
+	  .help = "One instance per factor table: the built-in ones (none, power7-smt4,\n"
 	  "power7-smt2, power8-smt4, power8-smt8, x86-smt2) and any the\n"
 	  "configuration file adds or replaces." },
-	[SOURCE_INDOM] = { true,
-	  "Data sources of the smtcpu PMDA",
-	  "One instance per source: cpustat (/proc/stat), config (the\n"
+	[SOURCE_INDOM] = { .loaded = true,
+	  .oneline = "Data sources of the smtcpu PMDA",
+	  .help = "One instance per source: cpustat (/proc/stat), config (the\n"
 	  "configuration file), topology (the online CPU list), purr (POWER PURR\n"
 	  "registers), lparcfg (/proc/powerpc/lparcfg of a POWER LPAR), amd_df (AMD\n"
 	  "Data Fabric or UMC DRAM counters), amd_l3 (AMD L3 counters), amd_xgmi\n"
 	  "(AMD xGMI link counters), sched (the software PURR), intel_smt (Intel's\n"
 	  "SMT overlap counters) and core (the core counters)." },
-	[SOCKET_INDOM] = { true,
-	  "Sockets whose DRAM traffic is counted, named socketN",
-	  "One instance per CPU in the Data Fabric (or UMC) PMU's cpumask, named\n"
+	[SOCKET_INDOM] = { .loaded = true,
+	  .oneline = "Sockets whose DRAM traffic is counted, named socketN",
+	  .help = "One instance per CPU in the Data Fabric (or UMC) PMU's cpumask, named\n"
 	  "after its physical package.  Empty where amd_df has no values: see\n"
 	  "smtcpu.status." },
-	[CHANNEL_INDOM] = { true,
-	  "DRAM channels, named socketN/chK",
-	  "One instance per DRAM channel of each socket: 8 on Zen2 Rome and Zen3\n"
+	[CHANNEL_INDOM] = { .loaded = true,
+	  .oneline = "DRAM channels, named socketN/chK",
+	  .help = "One instance per DRAM channel of each socket: 8 on Zen2 Rome and Zen3\n"
 	  "Milan, 12 on Zen4 Genoa and Zen5 Turin, or dram_channels from the\n"
 	  "configuration file." },
-	[CCX_INDOM] = { true,
-	  "L3 complexes (CCX), named ccxN",
-	  "One instance per CPU in the amd_l3 PMU's cpumask, in CPU order: each\n"
+	[CCX_INDOM] = { .loaded = true,
+	  .oneline = "L3 complexes (CCX), named ccxN",
+	  .help = "One instance per CPU in the amd_l3 PMU's cpumask, in CPU order: each\n"
 	  "counts the L3 cache that CPU shares.  The labels give that CPU and its\n"
 	  "socket." },
-	[LINK_INDOM] = { true,
-	  "xGMI links between sockets, named socketN/linkK",
-	  "A socket's cross-socket links as the Data Fabric counts them (K = 0..7 on\n"
+	[LINK_INDOM] = { .loaded = true,
+	  .oneline = "xGMI links between sockets, named socketN/linkK",
+	  .help = "A socket's cross-socket links as the Data Fabric counts them (K = 0..7 on\n"
 	  "Zen4), each socket's own, for amd.df.xgmi.link.*: what socketN sends over\n"
 	  "its link K (and receives, on Zen5)." },
-	[PROC_INDOM] = { false,
-	  "Processes the software PURR has charged, named \"PID command\"",
-	  "As the proc PMDA names them: the PID in six digits, then the command\n"
+	[PROC_INDOM] = { .loaded = false,
+	  .oneline = "Processes the software PURR has charged, named \"PID command\"",
+	  .help = "As the proc PMDA names them: the PID in six digits, then the command\n"
 	  "line's first word, or \"(name)\" for a kernel thread.  A process stays an\n"
 	  "instance for the retire period after it exits (\"retire\" in smtcpu.conf, a\n"
 	  "minute unless set), its last values served; then it is inactive, its name\n"
@@ -61,9 +61,9 @@ const struct indom_doc indom_docs[NUM_INDOMS] = {
 	  "A process under a PID whose earlier holder is still served or named is\n"
 	  "named PID:N at once (N its own number, never another's), as PCP wants\n"
 	  "the first word unique." },
-	[CGROUP_INDOM] = { false,
-	  "cgroups (v2) the software PURR has charged, named by path",
-	  "Paths below the cgroup2 mount, \"/\" for the root.  One removed before\n"
+	[CGROUP_INDOM] = { .loaded = false,
+	  .oneline = "cgroups (v2) the software PURR has charged, named by path",
+	  .help = "Paths below the cgroup2 mount, \"/\" for the root.  One removed before\n"
 	  "smtcpu first read it is named by its parent's path and the directory\n"
 	  "name the program kept when it first charged it; failing both,\n"
 	  "\"(cgroup-ID)\", ID its cgroup id.  Removed cgroups are found within\n"
@@ -72,9 +72,9 @@ const struct indom_doc indom_docs[NUM_INDOMS] = {
 	  "cgroup takes (a service restarted) goes at once, so that each name is\n"
 	  "unique up to its first space, as PCP requires: the new one is an\n"
 	  "instance from the next pass, with an identifier of its own." },
-	[MAP_INDOM] = { false,
-	  "The software PURR's charge maps: tasks and cgroups",
-	  "The BPF program's hash maps of what it charged each process (\"tasks\",\n"
+	[MAP_INDOM] = { .loaded = false,
+	  .oneline = "The software PURR's charge maps: tasks and cgroups",
+	  .help = "The BPF program's hash maps of what it charged each process (\"tasks\",\n"
 	  "by PID) and each cgroup (\"cgroups\", by id).  Plain hashes, not LRU: a\n"
 	  "full map refuses a newcomer, counted in smtcpu.sched.map.refused, and\n"
 	  "never evicts what it holds.  smtcpu removes an exited process from\n"
@@ -82,9 +82,9 @@ const struct indom_doc indom_docs[NUM_INDOMS] = {
 	  "removed cgroup from \"cgroups\" a retire period after.  No uid may hold\n"
 	  "more than half of \"tasks\" (smtcpu.sched.uid.*), so that one user's\n"
 	  "fork storm cannot keep other users' processes out." },
-	[UID_INDOM] = { false,
-	  "uids holding processes in the software PURR's tasks map",
-	  "Each uid (the real uid of a process's leader, as the program first\n"
+	[UID_INDOM] = { .loaded = false,
+	  .oneline = "uids holding processes in the software PURR's tasks map",
+	  .help = "Each uid (the real uid of a process's leader, as the program first\n"
 	  "charged it) holding entries of the \"tasks\" map, or refused some, named\n"
 	  "by its number; \"unknown\" for entries made with no task at hand." },
 };

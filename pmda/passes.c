@@ -52,7 +52,15 @@ static double pass_gap(void)
 	return fresh > PASS_SHARE * cost ? fresh : PASS_SHARE * cost;
 }
 
-/* One pass, and each cluster's instances after it. */
+void refresh_instances(void)
+{
+	double now = mono_seconds();
+
+	for (int c = 0; c < NUM_CLUSTERS; c++)
+		if (clusters[c]->refresh)
+			clusters[c]->refresh(now);
+}
+
 void sample_now(void)
 {
 	double cpu = thread_cpu_seconds();
@@ -60,9 +68,7 @@ void sample_now(void)
 	sampler_pass(&sampler);
 	pass_cpu[npasses++ % PASS_COSTS] = thread_cpu_seconds() - cpu;
 	last_pass = mono_seconds();
-	for (int c = 0; c < NUM_CLUSTERS; c++)
-		if (clusters[c]->refresh)
-			clusters[c]->refresh(last_pass);
+	refresh_instances();
 }
 
 /* A pass asked for by a store (smtcpu.control.sample, from root alone)

@@ -12,6 +12,8 @@ extern double last_pass;	/* monotonic seconds of the last pass */
 bool passes_told(void);
 /* The sampling period, seconds. */
 double period_s(void);
+/* Each cluster's instance domains brought up to date. */
+void refresh_instances(void);
 /* One pass now, each cluster's instances refreshed after it. */
 void sample_now(void);
 /* Whether the last pass is too old to serve a client's request. */

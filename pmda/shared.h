@@ -1,7 +1,8 @@
 /*
- * What the smtcpu PMDA's files share: the shape of a cluster (its metric
- * table and fetch), and the state pmda_smtcpu.c keeps for them all (the
- * sampler, instance domains, the sampling period).
+ * What the smtcpu PMDA's files share: the shape of a metric's row and of a
+ * cluster (its rows, fetch and hooks), and the state pmda/state.c and
+ * pmda/indoms.c hold for them all (the sampler, the sampling period, the
+ * sources' states, the instance domains).
  */
 #ifndef SMTCPU_PMDA_SHARED_H
 #define SMTCPU_PMDA_SHARED_H
@@ -84,7 +85,10 @@ extern bool dso_mode;			/* a DSO in a client: says nothing of how it starts */
 
 /* pmda/indoms.c: the instance domains, by serial (clusters.h). */
 struct indom_doc {
-	bool kept;		/* its instances are kept across restarts (the cache saved, loaded) */
+	/* Its instances keep their ids across restarts: the cache its owner
+	 * saves is loaded at start.  (CPUs are numbered afresh instead, as the
+	 * linux PMDA numbers them.) */
+	bool loaded;
 	const char *oneline;
 	const char *help;
 };
