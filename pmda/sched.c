@@ -18,11 +18,15 @@
 enum {	/* CLUSTER_PROC */
 	SMT_PROC_THROUGHPUT = 0,
 	SMT_PROC_BUSY = 1,
+	SMT_PROC_LOWER = 2,
+	SMT_PROC_UPPER = 3,
 };
 
 enum {	/* CLUSTER_CGROUP */
 	SMT_CGROUP_THROUGHPUT = 0,
 	SMT_CGROUP_BUSY = 1,
+	SMT_CGROUP_LOWER = 2,
+	SMT_CGROUP_UPPER = 3,
 };
 
 enum {	/* CLUSTER_SCHED_UID */
@@ -62,6 +66,20 @@ static const struct metric proc_metrics[] = {
 	  "kernel counts it).  rate(smt.proc.throughput_cpu) /\n"
 	  "rate(smt.proc.busy_cpu) is the process's SMT efficiency: 1 alone on a\n"
 	  "core, c(2) = 0.5 for SMT2 siblings busy together throughout." },
+	{ "smt.proc.throughput_cpu_lower", SMT_PROC_LOWER, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "Least SMT-calibrated CPU time of each process consistent with what was measured",
+	  "The software PURR counts the busy siblings of every stretch it charges\n"
+	  "(it does not estimate the overlap from busy fractions, as the model does\n"
+	  "for smt.core.throughput_cpu_lower and _upper), so the least and the most\n"
+	  "the charge can be are the charge itself, as smt.core's bounds are on a\n"
+	  "core measured by \"sched\" (smt.core.source).  Here so that a sum of\n"
+	  "bounds over services and cores (pcp smtcpu chargeback) has a term for\n"
+	  "each.  Counter, milliseconds.  As smt.proc.throughput_cpu, to a client\n"
+	  "allowed to see the process only." },
+	{ "smt.proc.throughput_cpu_upper", SMT_PROC_UPPER, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "Most SMT-calibrated CPU time of each process consistent with what was measured",
+	  "As smt.proc.throughput_cpu_lower, the upper bound: the same figure, for\n"
+	  "the same reason." },
 };
 
 static const struct metric cgroup_metrics[] = {
@@ -73,6 +91,19 @@ static const struct metric cgroup_metrics[] = {
 	{ "smt.cgroup.busy_cpu", SMT_CGROUP_BUSY, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
 	  "Raw CPU time of each cgroup, as the scheduler ran it",
 	  "As smt.proc.busy_cpu, per cgroup v2." },
+	{ "smt.cgroup.throughput_cpu_lower", SMT_CGROUP_LOWER, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "Least SMT-calibrated CPU time of each cgroup consistent with what was measured",
+	  "The software PURR counts the busy siblings of every stretch it charges\n"
+	  "(it does not estimate the overlap from busy fractions, as the model does\n"
+	  "for smt.core.throughput_cpu_lower and _upper), so the least and the most\n"
+	  "the charge can be are the charge itself, as smt.core's bounds are on a\n"
+	  "core measured by \"sched\" (smt.core.source).  Here so that a sum of\n"
+	  "bounds over services and cores (pcp smtcpu chargeback) has a term for\n"
+	  "each.  Counter, milliseconds." },
+	{ "smt.cgroup.throughput_cpu_upper", SMT_CGROUP_UPPER, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	  "Most SMT-calibrated CPU time of each cgroup consistent with what was measured",
+	  "As smt.cgroup.throughput_cpu_lower, the upper bound: the same figure,\n"
+	  "for the same reason." },
 };
 
 static const struct metric map_metrics[] = {
@@ -133,7 +164,8 @@ static int charged(int serial, void *priv, bool busy, pmAtomValue *atom)
 static int fetch_proc(unsigned int item, void *priv, pmAtomValue *atom)
 {
 	switch (item) {
-	case SMT_PROC_THROUGHPUT: return charged(PROC_INDOM, priv, false, atom);
+	case SMT_PROC_THROUGHPUT: case SMT_PROC_LOWER: case SMT_PROC_UPPER:
+		return charged(PROC_INDOM, priv, false, atom);
 	case SMT_PROC_BUSY: return charged(PROC_INDOM, priv, true, atom);
 	}
 	return PM_ERR_PMID;
@@ -142,7 +174,8 @@ static int fetch_proc(unsigned int item, void *priv, pmAtomValue *atom)
 static int fetch_cgroup(unsigned int item, void *priv, pmAtomValue *atom)
 {
 	switch (item) {
-	case SMT_CGROUP_THROUGHPUT: return charged(CGROUP_INDOM, priv, false, atom);
+	case SMT_CGROUP_THROUGHPUT: case SMT_CGROUP_LOWER: case SMT_CGROUP_UPPER:
+		return charged(CGROUP_INDOM, priv, false, atom);
 	case SMT_CGROUP_BUSY: return charged(CGROUP_INDOM, priv, true, atom);
 	}
 	return PM_ERR_PMID;
