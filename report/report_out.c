@@ -1,0 +1,95 @@
+/*
+ * The reports' shared printing.
+ */
+#include "report_out.h"
+
+#include <math.h>
+#include <pcp/pmapi.h>
+#include <string.h>
+#include <time.h>
+
+void out_time(char *buf, size_t len, double t)
+{
+	time_t tt = (time_t)floor(t);
+	struct tm tm;
+
+	pmLocaltime(&tt, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+void out_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+void out_json_number(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.6f", v);
+}
+
+void out_csv_string(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void out_figure(FILE *f, double v, int width, int decimals, enum out_format format)
+{
+	if (format == OUT_CSV) {
+		if (!isnan(v))
+			fprintf(f, "%.*f", decimals, v);
+	} else if (isnan(v))
+		fprintf(f, "%*s", width, "-");
+	else
+		fprintf(f, "%*.*f", width, decimals, v);
+}
+
+void out_gaps_text(FILE *f, const struct ledger *l)
+{
+	for (int i = 0; i < l->ngaps; i++) {
+		char a[32], b[32];
+
+		out_time(a, sizeof a, l->gaps[i].t0);
+		out_time(b, sizeof b, l->gaps[i].t1);
+		fprintf(f, "not covered: %s to %s (%.0f s): %s\n", a, b, l->gaps[i].t1 - l->gaps[i].t0,
+			l->gaps[i].why);
+	}
+}
+
+void out_gaps_json(FILE *f, const struct ledger *l)
+{
+	fputc('[', f);
+	for (int i = 0; i < l->ngaps; i++) {
+		fprintf(f, "%s{\"start\":", i ? "," : "");
+		out_json_number(f, l->gaps[i].t0);
+		fputs(",\"end\":", f);
+		out_json_number(f, l->gaps[i].t1);
+		fputs(",\"seconds\":", f);
+		out_json_number(f, l->gaps[i].t1 - l->gaps[i].t0);
+		fputs(",\"reason\":", f);
+		out_json_string(f, l->gaps[i].why);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}

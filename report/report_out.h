@@ -1,0 +1,33 @@
+/*
+ * What both reports print alike: the formats, times in the reports'
+ * timezone, JSON's strings and numbers, and the uncovered time.
+ */
+#ifndef SMTCPU_REPORT_OUT_H
+#define SMTCPU_REPORT_OUT_H
+
+#include <stdio.h>
+
+#include "ledger.h"
+
+enum out_format { OUT_TEXT, OUT_CSV, OUT_JSON };
+
+/* t (seconds since the epoch) as "YYYY-MM-DD HH:MM:SS" in the reports' zone. */
+void out_time(char *buf, size_t len, double t);
+
+/* s as a JSON string, quoted and escaped. */
+void out_json_string(FILE *f, const char *s);
+
+/* v as a JSON number with up to 6 decimals, or null where NAN. */
+void out_json_number(FILE *f, double v);
+
+/* s as a CSV field, quoted where it must be. */
+void out_csv_string(FILE *f, const char *s);
+
+/* v as a text or CSV figure with `decimals`, or "-" (text) / "" (CSV) where NAN. */
+void out_figure(FILE *f, double v, int width, int decimals, enum out_format format);
+
+/* The gaps: lines "not covered: ..." (text), or the JSON array's members. */
+void out_gaps_text(FILE *f, const struct ledger *l);
+void out_gaps_json(FILE *f, const struct ledger *l);
+
+#endif
