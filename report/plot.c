@@ -6,6 +6,30 @@
 #include "plot.h"
 #include "report_out.h"
 
+#include <stdio.h>
+
+#ifdef SMTCPU_NO_PLOT
+/* A build without cairo's headers (the ppc64el cross build). */
+static int no_plot(const char *file)
+{
+	fprintf(stderr, "pcp-smtcpu: --plot %s: this pcp-smtcpu was built without cairo (libcairo2-dev)\n", file);
+	return -1;
+}
+
+int plot_chargeback(const char *file, const struct sample_reader *r, const struct charge_table *t)
+{
+	(void)r;
+	(void)t;
+	return no_plot(file);
+}
+
+int plot_capacity(const char *file, const struct sample_reader *r, const struct capacity_report *c)
+{
+	(void)r;
+	(void)c;
+	return no_plot(file);
+}
+#else
 #include <cairo.h>
 #include <cairo-svg.h>
 #include <math.h>
@@ -169,14 +193,18 @@ static void legend(cairo_t *cr, int i, const double *rgb, bool line, const char 
 	text(cr, x + 26, y + 1, label);
 }
 
-static double chart_start;
+static double chart_start, chart_hours;
 
+/* HH:MM, with seconds on a window shorter than an hour; the date on one of days. */
 static void clock_label(double x, char *buf, size_t len)
 {
 	char t[32];
 
 	out_time(t, sizeof t, chart_start + x * 3600);
-	snprintf(buf, len, "%.5s", t + 11);
+	if (chart_hours > 48)
+		snprintf(buf, len, "%.5s", t + 5);
+	else
+		snprintf(buf, len, "%.*s", chart_hours < 1 ? 8 : 5, t + 11);
 }
 
 /* Bucket b's value of series s, 0 where not covered. */
@@ -210,6 +238,7 @@ int plot_chargeback(const char *file, const struct sample_reader *r, const struc
 	}
 	hours = t->bucket_width * TIMELINE_BUCKETS / 3600;
 	chart_start = t->bucket_start;
+	chart_hours = hours;
 	f.x0 = 0;
 	f.x1 = hours;
 	for (int k = 0; k < TIMELINE_BUCKETS; k++)
@@ -255,7 +284,7 @@ int plot_chargeback(const char *file, const struct sample_reader *r, const struc
 		if (s == nshown)
 			snprintf(buf, sizeof buf, "%d more services", nrest);
 		else
-			snprintf(buf, sizeof buf, "%.22s %.2f core-h", shown[s]->name, shown[s]->core_h);
+			snprintf(buf, sizeof buf, "%.22s %.3g core-h", shown[s]->name, shown[s]->core_h);
 		legend(f.cr, s, rgb, false, buf);
 	}
 	/* the system's bounds, shaded where they differ; then the capacity line */
@@ -288,7 +317,7 @@ int plot_chargeback(const char *file, const struct sample_reader *r, const struc
 	cairo_stroke(f.cr);
 	snprintf(buf, sizeof buf, "capacity (%g cores)", t->cores);
 	legend(f.cr, nshown + 2, (const double[]){ 0, 0, 0 }, true, buf);
-	snprintf(buf, sizeof buf, "idle %.2f core-h (white)", t->rows[t->nrows - 1].core_h);
+	snprintf(buf, sizeof buf, "idle %.3g core-h (white)", t->rows[t->nrows - 1].core_h);
 	legend(f.cr, nshown + 3, (const double[]){ 1, 1, 1 }, false, buf);
 	snprintf(buf, sizeof buf, "a gap is a blank: no samples");
 	legend(f.cr, nshown + 4, (const double[]){ 1, 1, 1 }, false, buf);
@@ -399,3 +428,4 @@ int plot_capacity(const char *file, const struct sample_reader *r, const struct 
 	}
 	return close_frame(&f, file);
 }
+#endif
