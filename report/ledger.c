@@ -255,6 +255,13 @@ int ledger_feed(struct ledger *l, const struct record *rec)
 	return 0;
 }
 
+static int by_start(const void *x, const void *y)
+{
+	const struct gap *a = x, *b = y;
+
+	return (a->t0 > b->t0) - (a->t0 < b->t0);
+}
+
 int ledger_finish(struct ledger *l, double start, double end)
 {
 	double slack = l->typical > 0 ? 1.5 * l->typical : 60;
@@ -265,6 +272,7 @@ int ledger_finish(struct ledger *l, double start, double end)
 		return -1;
 	if (end - l->last > slack && add_gap(l, l->last, end, "no samples to the window's end") < 0)
 		return -1;
+	qsort(l->gaps, (size_t)l->ngaps, sizeof *l->gaps, by_start);
 	return 0;
 }
 
