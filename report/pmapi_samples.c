@@ -422,6 +422,15 @@ static int open_archive(struct archive *a, enum sample_by by, char *host, size_t
 	return 0;
 }
 
+static void stamp(char *buf, size_t len, double t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	pmLocaltime(&tt, &tm);
+	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
 static int set_window(struct sample_reader *r, const struct window_args *w, double first, double last,
 		      char *err, size_t errlen)
 {
@@ -436,8 +445,14 @@ static int set_window(struct sample_reader *r, const struct window_args *w, doub
 	}
 	r->start = pcp_seconds(&start);
 	r->end = pcp_seconds(&finish);
-	if (r->end < r->start) {
-		snprintf(err, errlen, "the time window ends before it starts");
+	if (r->end < r->start || r->start > last || r->end < first) {
+		char a[32], b[32], c[32], d[32];
+
+		stamp(a, sizeof a, first);
+		stamp(b, sizeof b, last);
+		stamp(c, sizeof c, r->start);
+		stamp(d, sizeof d, r->end);
+		snprintf(err, errlen, "no samples in the window %s to %s: the archives run from %s to %s", c, d, a, b);
 		return -1;
 	}
 	return 0;
