@@ -75,11 +75,18 @@ static int room(struct ledger *l)
 	if (l->services.n > l->svccap) {
 		int cap = 2 * l->services.n;
 		double (*last)[NSVC] = realloc(l->svc_last, (size_t)cap * sizeof *last);
-		long *seen, *epoch;
+		long *seen, *epoch, *rowseq;
+		int *row;
 
 		if (last == NULL)
 			return -1;
 		l->svc_last = last;
+		if ((row = realloc(l->svc_row, (size_t)cap * sizeof *row)) == NULL)
+			return -1;
+		l->svc_row = row;
+		if ((rowseq = realloc(l->svc_rowseq, (size_t)cap * sizeof *rowseq)) == NULL)
+			return -1;
+		l->svc_rowseq = rowseq;
 		if ((seen = realloc(l->svc_seen, (size_t)cap * sizeof *seen)) == NULL)
 			return -1;
 		l->svc_seen = seen;
@@ -89,6 +96,7 @@ static int room(struct ledger *l)
 		for (int i = l->svccap; i < cap; i++) {
 			l->svc_seen[i] = -1;
 			l->svc_epoch[i] = 0;
+			l->svc_rowseq[i] = -1;
 			for (int k = 0; k < NSVC; k++)
 				l->svc_last[i][k] = NAN;
 		}
@@ -100,9 +108,8 @@ static int room(struct ledger *l)
 /* The service's row in this record's growth, made on first touch. */
 static int touch(struct ledger *l, int id)
 {
-	for (int i = l->ntouched - 1; i >= 0; i--)
-		if (l->touched[i] == id)
-			return i;
+	if (l->svc_rowseq[id] == l->seq)
+		return l->svc_row[id];
 	if (l->ntouched == l->touchcap) {
 		int cap = l->touchcap ? 2 * l->touchcap : 64;
 		int *t = realloc(l->touched, (size_t)cap * sizeof *t);
@@ -119,6 +126,8 @@ static int touch(struct ledger *l, int id)
 	l->touched[l->ntouched] = id;
 	for (int k = 0; k < NSVC; k++)
 		l->grew[l->ntouched][k] = NAN;
+	l->svc_row[id] = l->ntouched;
+	l->svc_rowseq[id] = l->seq;
 	return l->ntouched++;
 }
 
@@ -286,6 +295,8 @@ void ledger_free(struct ledger *l)
 	free(l->svc_last);
 	free(l->svc_seen);
 	free(l->svc_epoch);
+	free(l->svc_row);
+	free(l->svc_rowseq);
 	free(l->touched);
 	free(l->grew);
 	memset(l, 0, sizeof *l);

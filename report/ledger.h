@@ -51,6 +51,8 @@ struct ledger {
 	double (*svc_last)[NSVC];	/* [services.n] */
 	long *svc_seen;
 	long *svc_epoch;		/* the run it was last seen in */
+	int *svc_row;			/* its row in this record's growth ... */
+	long *svc_rowseq;		/* ... if this is the record */
 	int svccap, cpucap;
 	long seq, epoch;
 	double typical;			/* the first covered interval's length */

@@ -24,11 +24,11 @@ struct archive {
 	pmDesc descs[NFIGURES];
 };
 
-/* Instance names of one context, by (indom, inst): libpcp's lookups
- * allocate, and an archive's names do not change. */
+/* Instance names of one context, by (indom, inst), hashed: libpcp's
+ * lookups allocate, and an archive's names do not change. */
 struct name_cache {
 	struct name_entry { pmInDom indom; int inst; char *name; } *e;
-	int n, cap;
+	int n, cap;		/* e: open addressing, cap a power of two */
 };
 
 struct pmapi_reader {
@@ -52,20 +52,53 @@ struct pmapi_reader {
 
 static void names_clear(struct name_cache *c)
 {
-	for (int i = 0; i < c->n; i++)
+	for (int i = 0; i < c->cap; i++)
 		free(c->e[i].name);
-	c->n = 0;
+	free(c->e);
+	c->e = NULL;
+	c->n = c->cap = 0;
+}
+
+static unsigned int name_slot(const struct name_cache *c, pmInDom indom, int inst)
+{
+	return ((unsigned int)indom * 2654435761u ^ (unsigned int)inst * 40503u) & (unsigned int)(c->cap - 1);
+}
+
+static int names_grow(struct name_cache *c)
+{
+	struct name_cache bigger = { calloc((size_t)(c->cap ? 2 * c->cap : 1024), sizeof *c->e), 0,
+				     c->cap ? 2 * c->cap : 1024 };
+
+	if (bigger.e == NULL)
+		return -1;
+	for (int i = 0; i < c->cap; i++) {
+		unsigned int k;
+
+		if (c->e[i].name == NULL)
+			continue;
+		for (k = name_slot(&bigger, c->e[i].indom, c->e[i].inst); bigger.e[k].name;
+		     k = (k + 1) & (unsigned int)(bigger.cap - 1))
+			;
+		bigger.e[k] = c->e[i];
+		bigger.n++;
+	}
+	free(c->e);
+	*c = bigger;
+	return 0;
 }
 
 static const char *instance_name(struct pmapi_reader *p, pmInDom indom, int inst)
 {
 	struct name_cache *c = &p->names;
 	char *name = NULL;
+	unsigned int k;
 	int sts;
 
-	for (int i = c->n - 1; i >= 0; i--)
-		if (c->e[i].indom == indom && c->e[i].inst == inst)
-			return c->e[i].name;
+	if (2 * (c->n + 1) > c->cap && names_grow(c) < 0)
+		return NULL;
+	for (k = name_slot(c, indom, inst); c->e[k].name; k = (k + 1) & (unsigned int)(c->cap - 1))
+		if (c->e[k].indom == indom && c->e[k].inst == inst)
+			return c->e[k].name;
 	sts = p->live ? pmNameInDom(indom, inst, &name) : pmNameInDomArchive(indom, inst, &name);
 	if (sts < 0) {
 		char buf[32];
@@ -75,18 +108,8 @@ static const char *instance_name(struct pmapi_reader *p, pmInDom indom, int inst
 	}
 	if (name == NULL)
 		return NULL;
-	if (c->n == c->cap) {
-		int cap = c->cap ? 2 * c->cap : 256;
-		struct name_entry *e = realloc(c->e, (size_t)cap * sizeof *e);
-
-		if (e == NULL) {
-			free(name);
-			return NULL;
-		}
-		c->e = e;
-		c->cap = cap;
-	}
-	c->e[c->n++] = (struct name_entry){ indom, inst, name };
+	c->e[k] = (struct name_entry){ indom, inst, name };
+	c->n++;
 	return name;
 }
 
@@ -275,7 +298,6 @@ static void close_reader(struct sample_reader *r)
 	if (p->live && p->ctx >= 0)
 		pmDestroyContext(p->ctx);
 	names_clear(&p->names);
-	free(p->names.e);
 	free(p->archives);
 	free(p->obs);
 	free(p);
