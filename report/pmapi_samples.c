@@ -2,8 +2,9 @@
  * samples.h's records from libpcp.  Each archive is a context of its own,
  * so that archives which overlap, or were given twice, are read once: the
  * archives are taken in order of their start, and a record no later than
- * the last one given is dropped.  Between two archives there is a break
- * (pmlogger stopped and started again), as at pmlogger's mark records.
+ * the last one given is dropped.  Between an archive and the next, begun
+ * after it ended, there is a break (pmlogger stopped and started again),
+ * as at pmlogger's mark records.
  */
 #include "pmapi_samples.h"
 #include "pcp_compat.h"
@@ -202,7 +203,10 @@ static int next_archived(struct sample_reader *r, struct record *rec)
 			names_clear(&p->names);
 			p->current++;
 			p->positioned = false;
-			if (p->current < p->narchives) {
+			/* pmlogger stopped and started again; an archive that
+			 * began before this one ended is another logger's, of
+			 * the same counters: no break */
+			if (p->current < p->narchives && p->archives[p->current].start >= a->end) {
 				brk = true;
 				snprintf(p->why, sizeof p->why, "pmlogger stopped (%s ends) and started again (%s)",
 					 a->path, p->archives[p->current].path);
