@@ -15,8 +15,8 @@ static void print_text(FILE *f, const struct sample_reader *r, const struct ledg
 	out_time(a, sizeof a, r->start);
 	out_time(b, sizeof b, r->end);
 	fprintf(f, "pcp smtcpu chargeback: host %s, by %s\n", r->host, by == BY_PROCESS ? "process" : "cgroup");
-	fprintf(f, "window %s to %s (%.2f h), covered %.2f h, %g cores\n\n", a, b, (r->end - r->start) / 3600,
-		t->covered_h, t->cores);
+	fprintf(f, "window %s to %s (%.2f h), covered %.2f h, %g core%s\n\n", a, b, (r->end - r->start) / 3600,
+		t->covered_h, t->cores, t->cores == 1 ? "" : "s");
 	fprintf(f, "%-28s %10s %10s %10s %10s %7s %6s\n", by == BY_PROCESS ? "process" : "service", "core-h",
 		"lower", "upper", "cpu-h", "share%", "ratio");
 	for (int i = 0; i < t->nrows; i++) {
@@ -38,7 +38,8 @@ static void print_text(FILE *f, const struct sample_reader *r, const struct ledg
 	}
 	fprintf(f, "%-28s %10.4f %43.1f\n\n", "total", t->total_h, t->capacity_h > 0 ? 100 * t->total_h / t->capacity_h : NAN);
 	fprintf(f, "services + other + idle = %.4f core-h; capacity over the covered time = %.4f core-h "
-		"(%g cores x %.4f h = %.4f): %+.2f%%, %s %.1f%%\n", t->total_h, t->capacity_h, t->cores,
+		"(%g core%s x %.4f h = %.4f): %+.2f%%, %s %.1f%%\n", t->total_h, t->capacity_h, t->cores,
+		t->cores == 1 ? "" : "s",
 		t->covered_h, t->cores * t->covered_h, t->difference_pct,
 		fabs(t->difference_pct) <= RECONCILE_PCT ? "within" : "NOT within", RECONCILE_PCT);
 	fprintf(f, "core-h: SMT-calibrated core-hours (bounds: lower, upper); cpu-h: busy CPU-hours as "
