@@ -11,6 +11,7 @@ static void print_text(FILE *f, const struct sample_reader *r, const struct ledg
 		       const struct charge_table *t, enum sample_by by)
 {
 	char a[32], b[32];
+	double wall;
 
 	out_time(a, sizeof a, r->start);
 	out_time(b, sizeof b, r->end);
@@ -37,11 +38,14 @@ static void print_text(FILE *f, const struct sample_reader *r, const struct ledg
 		fputc('\n', f);
 	}
 	fprintf(f, "%-28s %10.4f %43.1f\n\n", "total", t->total_h, t->capacity_h > 0 ? 100 * t->total_h / t->capacity_h : NAN);
-	fprintf(f, "services + other + idle = %.4f core-h; capacity over the covered time = %.4f core-h "
-		"(%g core%s x %.4f h = %.4f): %+.2f%%, %s %.1f%%\n", t->total_h, t->capacity_h, t->cores,
-		t->cores == 1 ? "" : "s",
-		t->covered_h, t->cores * t->covered_h, t->difference_pct,
+	fprintf(f, "services + other + idle = %.4f core-h; the capacity over the covered time (smt.all.capacity) "
+		"= %.4f core-h: %+.2f%%, %s %.1f%%\n", t->total_h, t->capacity_h, t->difference_pct,
 		fabs(t->difference_pct) <= RECONCILE_PCT ? "within" : "NOT within", RECONCILE_PCT);
+	wall = t->cores * t->covered_h;
+	if (wall > 0 && fabs(wall - t->capacity_h) > wall * 1e-3)
+		fprintf(f, "capacity: %g core%s x %.4f h = %.4f core-h by the clock, %+.2f%%: time /proc/stat's ticks did "
+			"not count (a guest's missed ticks, a hypervisor's steal) or threads offline\n", t->cores, t->cores == 1 ? "" : "s",
+			t->covered_h, wall, 100 * (t->capacity_h - wall) / wall);
 	fprintf(f, "core-h: SMT-calibrated core-hours (bounds: lower, upper); cpu-h: busy CPU-hours as "
 		"CPU%% counts them; ratio = core-h / cpu-h\n");
 	if (t->overcharged_h > 0)
@@ -120,6 +124,7 @@ static void print_json(FILE *f, const struct sample_reader *r, const struct ledg
 	field(f, "cores", t->cores);
 	field(f, "covered_hours", t->covered_h);
 	field(f, "difference_pct", t->difference_pct);
+	field(f, "cores_x_covered_hours", t->cores * t->covered_h);
 	field(f, "overcharged_core_hours", t->overcharged_h);
 	fputs("}}\n", f);
 }
