@@ -14,6 +14,7 @@
 typedef pmHighResResult pcp_result;
 typedef pmHighResLogLabel pcp_label;
 #define pcp_fetch pmFetchHighRes
+#define pcp_fetch_archive pmFetchHighResArchive
 #define pcp_free_result pmFreeHighResResult
 #define pcp_set_mode pmSetModeHighRes
 #define pcp_archive_label pmGetHighResArchiveLabel
@@ -23,6 +24,7 @@ typedef pmHighResLogLabel pcp_label;
 typedef pmResult pcp_result;
 typedef pmLogLabel pcp_label;
 #define pcp_fetch pmFetch
+#define pcp_fetch_archive pmFetchArchive
 #define pcp_free_result pmFreeResult
 #define pcp_set_mode pmSetMode
 #define pcp_archive_label pmGetArchiveLabel

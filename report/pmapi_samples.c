@@ -6,6 +6,7 @@
  * after it ended, there is a break (pmlogger stopped and started again),
  * as at pmlogger's mark records.
  */
+#include "logcheck.h"
 #include "pmapi_samples.h"
 #include "pcp_compat.h"
 
@@ -196,7 +197,9 @@ static int next_archived(struct sample_reader *r, struct record *rec)
 			}
 			p->positioned = true;
 		}
-		sts = pcp_fetch(NFIGURES, a->pmids, &res);
+		/* record by record, as logged: a fetch of the figures would pass
+		 * over pmlogger's marks */
+		sts = pcp_fetch_archive(&res);
 		if (sts == PM_ERR_EOL) {
 			pmDestroyContext(a->ctx);
 			a->ctx = -1;
@@ -214,8 +217,11 @@ static int next_archived(struct sample_reader *r, struct record *rec)
 			continue;
 		}
 		if (sts < 0) {
-			snprintf(r->error, sizeof r->error, "%s: %s (pmlogcheck %s says where)", a->path,
-				 pmErrStr(sts), a->path);
+			char says[512];
+
+			logcheck_says(a->path, says, sizeof says);
+			snprintf(r->error, sizeof r->error, "%s: %s; pmlogcheck says: %s", a->path, pmErrStr(sts),
+				 says[0] ? says : "nothing");
 			return -1;
 		}
 		t = pcp_seconds(&res->timestamp);
@@ -418,14 +424,15 @@ static int open_archive(struct archive *a, enum sample_by by, char *host, size_t
 	struct timespec end;
 	int sts;
 
-	if ((a->ctx = pmNewContext(PM_CONTEXT_ARCHIVE, a->path)) < 0) {
-		snprintf(err, errlen, "%s: cannot open the archive: %s (pmlogcheck %s says more)", a->path,
-			 pmErrStr(a->ctx), a->path);
-		return -1;
-	}
-	if ((sts = pcp_archive_label(&label)) < 0 || (sts = pcp_archive_end(&end)) < 0) {
-		snprintf(err, errlen, "%s: cannot read the archive: %s (pmlogcheck %s says more)", a->path,
-			 pmErrStr(sts), a->path);
+	if ((a->ctx = pmNewContext(PM_CONTEXT_ARCHIVE, a->path)) < 0 ||
+	    (sts = pcp_archive_label(&label)) < 0 || (sts = pcp_archive_end(&end)) < 0) {
+		char says[512];
+
+		if (a->ctx < 0)
+			sts = a->ctx;
+		logcheck_says(a->path, says, sizeof says);
+		snprintf(err, errlen, "%s: cannot read the archive: %s; pmlogcheck says: %s", a->path,
+			 pmErrStr(sts), says[0] ? says : "nothing");
 		return -1;
 	}
 	a->start = pcp_seconds(&label.start);
