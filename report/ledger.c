@@ -76,10 +76,14 @@ static int room(struct ledger *l)
 		int cap = 2 * l->services.n;
 		double (*last)[NSVC] = realloc(l->svc_last, (size_t)cap * sizeof *last);
 		long *seen, *epoch;
+		int *row;
 
 		if (last == NULL)
 			return -1;
 		l->svc_last = last;
+		if ((row = realloc(l->svc_row, (size_t)cap * sizeof *row)) == NULL)
+			return -1;
+		l->svc_row = row;
 		if ((seen = realloc(l->svc_seen, (size_t)cap * sizeof *seen)) == NULL)
 			return -1;
 		l->svc_seen = seen;
@@ -89,6 +93,7 @@ static int room(struct ledger *l)
 		for (int i = l->svccap; i < cap; i++) {
 			l->svc_seen[i] = -1;
 			l->svc_epoch[i] = 0;
+			l->svc_row[i] = -1;
 			for (int k = 0; k < NSVC; k++)
 				l->svc_last[i][k] = NAN;
 		}
@@ -97,12 +102,14 @@ static int room(struct ledger *l)
 	return 0;
 }
 
-/* The service's row in this record's growth, made on first touch. */
+/* The service's row in this record's growth, made on first touch
+ * (svc_row: where it was put, if it was put in this record's rows). */
 static int touch(struct ledger *l, int id)
 {
-	for (int i = l->ntouched - 1; i >= 0; i--)
-		if (l->touched[i] == id)
-			return i;
+	int i = l->svc_row[id];
+
+	if (i >= 0 && i < l->ntouched && l->touched[i] == id)
+		return i;
 	if (l->ntouched == l->touchcap) {
 		int cap = l->touchcap ? 2 * l->touchcap : 64;
 		int *t = realloc(l->touched, (size_t)cap * sizeof *t);
@@ -117,6 +124,7 @@ static int touch(struct ledger *l, int id)
 		l->touchcap = cap;
 	}
 	l->touched[l->ntouched] = id;
+	l->svc_row[id] = l->ntouched;
 	for (int k = 0; k < NSVC; k++)
 		l->grew[l->ntouched][k] = NAN;
 	return l->ntouched++;
@@ -278,6 +286,7 @@ void ledger_free(struct ledger *l)
 	free(l->svc_last);
 	free(l->svc_seen);
 	free(l->svc_epoch);
+	free(l->svc_row);
 	free(l->touched);
 	free(l->grew);
 	memset(l, 0, sizeof *l);

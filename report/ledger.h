@@ -51,6 +51,7 @@ struct ledger {
 	double (*svc_last)[NSVC];	/* [services.n] */
 	long *svc_seen;
 	long *svc_epoch;		/* the run it was last seen in */
+	int *svc_row;			/* its row in touched[], if touched in this record */
 	int svccap, cpucap;
 	long seq, epoch;
 	double typical;			/* the first covered interval's length */

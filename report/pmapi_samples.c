@@ -25,10 +25,12 @@ struct archive {
 };
 
 /* Instance names of one context, by (indom, inst): libpcp's lookups
- * allocate, and an archive's names do not change. */
+ * allocate, and an archive's names do not change.  A record's values come
+ * in the order of the last one's, so the entry after the last found is
+ * tried first (next). */
 struct name_cache {
 	struct name_entry { pmInDom indom; int inst; char *name; } *e;
-	int n, cap;
+	int n, cap, next;
 };
 
 struct pmapi_reader {
@@ -54,7 +56,7 @@ static void names_clear(struct name_cache *c)
 {
 	for (int i = 0; i < c->n; i++)
 		free(c->e[i].name);
-	c->n = 0;
+	c->n = c->next = 0;
 }
 
 static const char *instance_name(struct pmapi_reader *p, pmInDom indom, int inst)
@@ -63,9 +65,13 @@ static const char *instance_name(struct pmapi_reader *p, pmInDom indom, int inst
 	char *name = NULL;
 	int sts;
 
+	if (c->next < c->n && c->e[c->next].indom == indom && c->e[c->next].inst == inst)
+		return c->e[c->next++].name;
 	for (int i = c->n - 1; i >= 0; i--)
-		if (c->e[i].indom == indom && c->e[i].inst == inst)
+		if (c->e[i].indom == indom && c->e[i].inst == inst) {
+			c->next = i + 1;
 			return c->e[i].name;
+		}
 	sts = p->live ? pmNameInDom(indom, inst, &name) : pmNameInDomArchive(indom, inst, &name);
 	if (sts < 0) {
 		char buf[32];
@@ -87,6 +93,7 @@ static const char *instance_name(struct pmapi_reader *p, pmInDom indom, int inst
 		c->cap = cap;
 	}
 	c->e[c->n++] = (struct name_entry){ indom, inst, name };
+	c->next = c->n;
 	return name;
 }
 
