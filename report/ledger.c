@@ -105,6 +105,37 @@ static int room(struct ledger *l)
 	return 0;
 }
 
+/* The number of observation i's instance in t: known by its address where
+ * it was the same observation's last record, else interned. */
+static int number_of(struct ledger *l, struct intern *t, const struct record *rec, int i)
+{
+	const char *name = rec->obs[i].instance;
+	int id;
+
+	if (i < l->hintcap && l->hint_gen == rec->names_gen && l->hint_name[i] == name)
+		return l->hint_id[i];
+	if ((id = intern(t, name)) < 0)
+		return -1;
+	if (i >= l->hintcap) {
+		int cap = 2 * (i + 1);
+		const char **names = realloc(l->hint_name, (size_t)cap * sizeof *names);
+		int *ids;
+
+		if (names == NULL)
+			return id;
+		l->hint_name = names;
+		if ((ids = realloc(l->hint_id, (size_t)cap * sizeof *ids)) == NULL)
+			return id;
+		l->hint_id = ids;
+		for (int k = l->hintcap; k < cap; k++)
+			l->hint_name[k] = NULL;
+		l->hintcap = cap;
+	}
+	l->hint_name[i] = name;
+	l->hint_id[i] = id;
+	return id;
+}
+
 /* The service's row in this record's growth, made on first touch. */
 static int touch(struct ledger *l, int id)
 {
@@ -199,6 +230,11 @@ int ledger_feed(struct ledger *l, const struct record *rec)
 
 	memset(&iv, 0, sizeof iv);
 	l->ntouched = 0;
+	if (l->hint_gen != rec->names_gen) {
+		for (int i = 0; i < l->hintcap; i++)
+			l->hint_name[i] = NULL;
+		l->hint_gen = rec->names_gen;
+	}
 	for (int i = 0; i < rec->nobs; i++) {
 		const struct observation *o = &rec->obs[i];
 		int id, row, k;
@@ -206,7 +242,7 @@ int ledger_feed(struct ledger *l, const struct record *rec)
 		if (o->instance == NULL)
 			continue;
 		if (o->figure == FIG_CPU_BUSY) {
-			if ((id = intern(&l->cpus, o->instance)) < 0 || room(l) < 0)
+			if ((id = number_of(l, &l->cpus, rec, i)) < 0 || room(l) < 0)
 				return -1;
 			if (covered && l->cpu_seen[id] == l->seq - 1 && o->value >= l->cpu_last[id])
 				busy += o->value - l->cpu_last[id];
@@ -216,7 +252,7 @@ int ledger_feed(struct ledger *l, const struct record *rec)
 		}
 		if (o->figure < FIG_SVC_THROUGHPUT)
 			continue;
-		if ((id = intern(&l->services, o->instance)) < 0 || room(l) < 0 || (row = touch(l, id)) < 0)
+		if ((id = number_of(l, &l->services, rec, i)) < 0 || room(l) < 0 || (row = touch(l, id)) < 0)
 			return -1;
 		k = (int)(o->figure - FIG_SVC_THROUGHPUT);
 		if (covered)
@@ -299,5 +335,7 @@ void ledger_free(struct ledger *l)
 	free(l->svc_rowseq);
 	free(l->touched);
 	free(l->grew);
+	free(l->hint_name);
+	free(l->hint_id);
 	memset(l, 0, sizeof *l);
 }

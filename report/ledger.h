@@ -56,6 +56,12 @@ struct ledger {
 	int svccap, cpucap;
 	long seq, epoch;
 	double typical;			/* the first covered interval's length */
+	/* the number each observation's instance had in the last record, by
+	 * its place and address (the reader's names_gen) */
+	const char **hint_name;
+	int *hint_id;
+	int hintcap;
+	unsigned int hint_gen;
 	/* this record's */
 	int *touched;
 	double (*grew)[NSVC];

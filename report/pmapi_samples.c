@@ -31,6 +31,7 @@ struct archive {
 struct name_cache {
 	struct name_entry { pmInDom indom; int inst; char *name; } *e;
 	int n, cap;		/* e: open addressing, cap a power of two */
+	unsigned int gen;	/* one more at each clearing */
 };
 
 struct pmapi_reader {
@@ -54,6 +55,7 @@ struct pmapi_reader {
 
 static void names_clear(struct name_cache *c)
 {
+	c->gen++;
 	for (int i = 0; i < c->cap; i++)
 		free(c->e[i].name);
 	free(c->e);
@@ -69,7 +71,7 @@ static unsigned int name_slot(const struct name_cache *c, pmInDom indom, int ins
 static int names_grow(struct name_cache *c)
 {
 	struct name_cache bigger = { calloc((size_t)(c->cap ? 2 * c->cap : 1024), sizeof *c->e), 0,
-				     c->cap ? 2 * c->cap : 1024 };
+				     c->cap ? 2 * c->cap : 1024, c->gen };
 
 	if (bigger.e == NULL)
 		return -1;
@@ -172,6 +174,7 @@ static int fill(struct pmapi_reader *p, const pcp_result *res, const pmID *pmids
 	}
 	rec->nobs = p->nobs;
 	rec->obs = p->obs;
+	rec->names_gen = p->names.gen;
 	return 0;
 }
 

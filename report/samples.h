@@ -52,6 +52,9 @@ struct record {
 	const char *why;	/* the break's cause, when mark */
 	int nobs;
 	const struct observation *obs;	/* valid until the next record */
+	/* An instance's name is the same pointer in every record of one
+	 * names_gen, so a reader of many records may know it by its address. */
+	unsigned int names_gen;
 };
 
 struct sample_reader {
