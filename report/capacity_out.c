@@ -208,7 +208,8 @@ static void print_json(FILE *f, const struct sample_reader *r, const struct ledg
 		trend_json(f, c, &c->entitlement_trend, "the entitlement");
 	else
 		fputs("null", f);
-	fprintf(f, ",\"entitlement_changed\":%s,\"gaps\":", c->entitlement_changed ? "true" : "false");
+	fprintf(f, ",\"entitlement_changed\":%s,\"pmlogger_breaks_crossed\":",
+		c->entitlement_changed ? "true" : "false");
 	out_gaps_json(f, l);
 	fputs("}\n", f);
 }

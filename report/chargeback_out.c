@@ -96,7 +96,7 @@ static void print_json(FILE *f, const struct sample_reader *r, const struct ledg
 	field(f, "start", r->start);
 	field(f, "end", r->end);
 	field(f, "covered_seconds", l->covered);
-	fputs(",\"gaps\":", f);
+	fputs(",\"pmlogger_breaks_crossed\":", f);
 	out_gaps_json(f, l);
 	fputs(",\"units\":{\"core_hours\":\"core-hours\",\"cpu_hours\":\"CPU-hours\",\"share_pct\":\"%\","
 	      "\"ratio\":\"core-hours per CPU-hour\",\"start\":\"seconds since 1970\"},\"rows\":[", f);

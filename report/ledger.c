@@ -1,8 +1,9 @@
 /*
  * The ledger: what each counter grew by over each interval of one run.
  * A run breaks where the reader says (pmlogger stopped: an archive's end,
- * a mark) and where smt.all.capacity shows the agent started again: it went
- * back, or grew by far more or far less than the cores could deliver.  The
+ * a mark), unless the break is short and the counters ran on across it,
+ * and where smt.all.capacity shows the agent started again: it went back,
+ * or grew by far more or far less than the cores could deliver.  The
  * record after a break is a baseline, counted for nothing.  A service that
  * appears within a run counts from zero (it is new), one whose counter
  * went back counts from zero again (its cgroup was made again); so nothing
@@ -22,6 +23,11 @@
 #define CAPACITY_OVER 1.05
 #define CAPACITY_SLACK_MS 2000.0
 #define CAPACITY_UNDER 0.25
+/* A break of pmlogger's no longer than this many sampling intervals (the
+ * daily rotation of a pmlogger farm) is crossed by the counters, where
+ * smt.all.capacity shows the agent ran on: too short for a service to come
+ * and go unseen.  A longer one is a gap. */
+#define BRIDGE_INTERVALS 2
 
 static bool is_counter(enum figure f)
 {
@@ -167,7 +173,7 @@ static const char *broken(struct ledger *l, const struct record *rec, const doub
 {
 	double dt = rec->time - l->last, dcap, full;
 
-	if (rec->mark)
+	if (rec->mark && !(l->typical > 0 && dt <= BRIDGE_INTERVALS * l->typical * 1.01))
 		return rec->why ? rec->why : "pmlogger stopped";
 	dcap = now[FIG_CAPACITY] - l->sys_last[FIG_CAPACITY];
 	if (dcap < 0)
@@ -225,8 +231,11 @@ int ledger_feed(struct ledger *l, const struct record *rec)
 		if (add_gap(l, l->last, rec->time, why) < 0)
 			return -1;
 		l->epoch++;
-	} else
+	} else {
 		covered = true;
+		if (rec->mark)
+			l->bridged++;
+	}
 
 	memset(&iv, 0, sizeof iv);
 	l->ntouched = 0;

@@ -39,6 +39,7 @@ struct ledger {
 	struct gap *gaps;
 	int ngaps, gapcap;
 	double covered;			/* seconds */
+	int bridged;			/* pmlogger's short breaks the counters ran across */
 	double first, last;		/* the first and last record's time, -1 none */
 	/* private */
 	interval_fn fn;

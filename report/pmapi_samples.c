@@ -178,6 +178,15 @@ static int fill(struct pmapi_reader *p, const pcp_result *res, const pmID *pmids
 	return 0;
 }
 
+/* An archive's last name, for a gap's reason (the window and the error
+ * messages name the whole path). */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
 static int next_archived(struct sample_reader *r, struct record *rec)
 {
 	struct pmapi_reader *p = (struct pmapi_reader *)r;
@@ -215,7 +224,7 @@ static int next_archived(struct sample_reader *r, struct record *rec)
 			if (p->current < p->narchives && p->archives[p->current].start >= a->end) {
 				brk = true;
 				snprintf(p->why, sizeof p->why, "pmlogger stopped (%s ends) and started again (%s)",
-					 a->path, p->archives[p->current].path);
+					 base_name(a->path), base_name(p->archives[p->current].path));
 			}
 			continue;
 		}
@@ -240,7 +249,7 @@ static int next_archived(struct sample_reader *r, struct record *rec)
 		if (res->numpmid == 0) {	/* pmlogger's <mark>: it stopped there */
 			pcp_free_result(res);
 			brk = true;
-			snprintf(p->why, sizeof p->why, "pmlogger stopped (a mark in %s)", a->path);
+			snprintf(p->why, sizeof p->why, "pmlogger stopped (a mark in %s)", base_name(a->path));
 			continue;
 		}
 		if (t <= p->last) {	/* an archive overlapping what was read */

@@ -67,6 +67,10 @@ void out_figure(FILE *f, double v, int width, int decimals, enum out_format form
 
 void out_gaps_text(FILE *f, const struct ledger *l)
 {
+	if (l->bridged)
+		fprintf(f, "pmlogger stopped and started again %d time%s within two samples' time (a daily rotation): "
+			"the agent's counters ran on across, so that time is counted\n", l->bridged,
+			l->bridged == 1 ? "" : "s");
 	for (int i = 0; i < l->ngaps; i++) {
 		char a[32], b[32];
 
@@ -79,7 +83,7 @@ void out_gaps_text(FILE *f, const struct ledger *l)
 
 void out_gaps_json(FILE *f, const struct ledger *l)
 {
-	fputc('[', f);
+	fprintf(f, "%d,\"gaps\":[", l->bridged);
 	for (int i = 0; i < l->ngaps; i++) {
 		fprintf(f, "%s{\"start\":", i ? "," : "");
 		out_json_number(f, l->gaps[i].t0);

@@ -26,7 +26,8 @@ void out_csv_string(FILE *f, const char *s);
 /* v as a text or CSV figure with `decimals`, or "-" (text) / "" (CSV) where NAN. */
 void out_figure(FILE *f, double v, int width, int decimals, enum out_format format);
 
-/* The gaps: lines "not covered: ..." (text), or the JSON array's members. */
+/* The gaps: lines "not covered: ..." and the breaks crossed (text); for
+ * JSON, the breaks crossed then ,"gaps":[...] (after a member's name). */
 void out_gaps_text(FILE *f, const struct ledger *l);
 void out_gaps_json(FILE *f, const struct ledger *l);
 

@@ -344,8 +344,11 @@ int main(int argc, char **argv)
 		for (int r = 0; r < 86400 / STEP; r++) {
 			double t = (double)day + r * STEP;
 
+			/* every step counts, midnight's too: the archives change
+			 * there, but the counters run on, and pcp-smtcpu crosses
+			 * a break that short */
 			if (r > 0 || d > 0)
-				step(s, t, r > 0);
+				step(s, t, 1);
 			record(s, t);
 			if ((sts = pmiPutResult(res)) < 0)
 				die_pmi("pmiPutResult", sts);
