@@ -436,12 +436,10 @@ static int open_archive(struct archive *a, enum sample_by by, char *host, size_t
 	struct timespec end;
 	int sts;
 
-	if ((a->ctx = pmNewContext(PM_CONTEXT_ARCHIVE, a->path)) < 0 ||
+	if ((sts = a->ctx = pmNewContext(PM_CONTEXT_ARCHIVE, a->path)) < 0 ||
 	    (sts = pcp_archive_label(&label)) < 0 || (sts = pcp_archive_end(&end)) < 0) {
 		char says[512];
 
-		if (a->ctx < 0)
-			sts = a->ctx;
 		logcheck_says(a->path, says, sizeof says);
 		snprintf(err, errlen, "%s: cannot read the archive: %s; pmlogcheck says: %s", a->path,
 			 pmErrStr(sts), says[0] ? says : "nothing");
