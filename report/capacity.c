@@ -191,7 +191,8 @@ static int by_use(const void *x, const void *y)
  * the capacity is the day's mean. */
 static void percentiles(struct capacity *c)
 {
-	qsort(c->uses, (size_t)c->nuses, sizeof *c->uses, by_use);
+	if (c->nuses > 1)
+		qsort(c->uses, (size_t)c->nuses, sizeof *c->uses, by_use);
 	for (int i = 0; i < c->nuses;) {
 		int day = c->uses[i].day, j, k;
 		double total = 0, sum = 0, cap = 0, covered = 0, ent = NAN;

@@ -326,7 +326,8 @@ int ledger_finish(struct ledger *l, double start, double end)
 		return -1;
 	if (end - l->last > slack && add_gap(l, l->last, end, "no samples to the window's end") < 0)
 		return -1;
-	qsort(l->gaps, (size_t)l->ngaps, sizeof *l->gaps, by_start);
+	if (l->ngaps > 1)
+		qsort(l->gaps, (size_t)l->ngaps, sizeof *l->gaps, by_start);
 	return 0;
 }
 
