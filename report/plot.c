@@ -299,7 +299,7 @@ int plot_chargeback(const char *file, const struct sample_reader *r, const struc
 				py(&f, lo) - py(&f, hi));
 		cairo_fill(f.cr);
 	}
-	legend(f.cr, nshown + 1, NULL, false, "bounds of the total");
+	legend(f.cr, nshown + 1, NULL, false, "bounds of the total, where wider");
 	cairo_set_source_rgb(f.cr, 0, 0, 0);
 	cairo_set_line_width(f.cr, 2.5);
 	for (int k = 0, pen = 0; k < TIMELINE_BUCKETS; k++) {
@@ -315,7 +315,7 @@ int plot_chargeback(const char *file, const struct sample_reader *r, const struc
 		pen = 1;
 	}
 	cairo_stroke(f.cr);
-	snprintf(buf, sizeof buf, "capacity (%g cores)", t->cores);
+	snprintf(buf, sizeof buf, "capacity (%g core%s)", t->cores, t->cores == 1 ? "" : "s");
 	legend(f.cr, nshown + 2, (const double[]){ 0, 0, 0 }, true, buf);
 	snprintf(buf, sizeof buf, "idle %.3g core-h (white)", t->rows[t->nrows - 1].core_h);
 	legend(f.cr, nshown + 3, (const double[]){ 1, 1, 1 }, false, buf);
