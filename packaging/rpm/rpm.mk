@@ -30,6 +30,7 @@ RPMBUILD = rpmbuild --define "_topdir $(RPM_TOP)"
 RPM_OWN_STAGE = $(RPM_TOP)/stage-$(RPM_ARCH)
 RPM_PMDAS_DIR = /var/lib/pcp/pmdas
 RPM_SYSCONF_DIR = /etc/pcp
+RPM_BINADM_DIR = /usr/libexec/pcp/bin
 
 .PHONY: rpm srpm clean-rpm
 
@@ -43,7 +44,7 @@ rpm:
 ifeq ($(RPM_STAGE),)
 	rm -rf $(RPM_OWN_STAGE)
 	$(MAKE) install DESTDIR=$(RPM_OWN_STAGE) PREFIX=/usr \
-		PCP_PMDAS_DIR=$(RPM_PMDAS_DIR) PCP_SYSCONF_DIR=$(RPM_SYSCONF_DIR) >$(RPM_TOP)/stage-$(RPM_ARCH).log 2>&1 || \
+		PCP_PMDAS_DIR=$(RPM_PMDAS_DIR) PCP_SYSCONF_DIR=$(RPM_SYSCONF_DIR) PCP_BINADM_DIR=$(RPM_BINADM_DIR) >$(RPM_TOP)/stage-$(RPM_ARCH).log 2>&1 || \
 		{ tail -40 $(RPM_TOP)/stage-$(RPM_ARCH).log; exit 1; }
 endif
 	rm -f $(RPM_TOP)/RPMS/$(RPM_ARCH)/$(RPM_NAME)-*.rpm
