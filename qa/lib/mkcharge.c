@@ -1,9 +1,11 @@
 /*
  * mkcharge: PCP archives of what smtcpu's PMDA would record every INTERVAL
- * seconds (pmlogger's 10 s for the shipped groups) under a load pattern,
- * for the reports of pcp-smtcpu (qa 040, 041, 042).  Every metric's PMID,
- * type, instance domain, semantics and units are looked up from a live
- * smtcpu PMDA (the private pmcd a test starts), never typed in here.
+ * seconds under a load pattern, for the reports of pcp-smtcpu (qa 040-045)
+ * and the fleet (qa/fleet-scale).  Every metric's PMID, type, instance
+ * domain, semantics and units, and the agent's domain and instance domain
+ * labels, are looked up from a live smtcpu PMDA (the private pmcd a test
+ * starts), never typed in here, and so are the labels of its domain and
+ * instance domains (put_labels says what libpcp_import cannot write).
  *
  *   mkcharge -h unix:SOCKET [-n PMNS] PATTERN
  *
@@ -19,12 +21,18 @@
  *                              dedicated (physc = CORES) unless shared: ENT
  *                              entitled cores, a pool of POOLCORES of which
  *                              OTHERS are used by other LPARs throughout
+ *   machine power8 CORES [shared ENT POOLCORES OTHERS]
+ *                              the same, SMT8 (power8-smt8: seed 000 section
+ *                              8, c(1) = 0.56, levels by POWER7's shape as
+ *                              src/model/smtmodel.c's comment gives them),
+ *                              CPUs 8i..8i+7 core "core8i"
  *   machine epyc SOCKETS CORES a 2-socket EPYC, SMT2 (x86-smt2: c(1) = 0.8,
  *                              c(2) = 0.5), N = SOCKETS x CORES cores: CPUs i
  *                              and i+N are core "corei"
  *   start EPOCH                the first sample, seconds since 1970 UTC
  *   length DURATION            the last sample (start + DURATION)
- *   interval DURATION          between samples (10 s unless given)
+ *   interval DURATION          between samples (10 s unless given;
+ *                              pmlogger's default is 60 s)
  *   archive PATH               the first archive
  *   record all|report          all of the groups' smt.* and lpar.* below, or
  *                              only what the reports read (smt.all.*,
@@ -82,8 +90,9 @@
 #include <pcp/pmapi.h>
 #include <pcp/import.h>
 
-#define MAXCPU 256
-#define MAXLOAD 4096
+#define MAXCPU 2048
+#define MAXLOAD 1024
+#define MAXPERCPU 64
 #define MAXEV 64
 #define MAXCG 64
 #define RETIRE 60.0
@@ -127,6 +136,17 @@ static double cpu_thr[MAXCPU], cpu_busy[MAXCPU], cpu_el[MAXCPU];
 static double core_thr[MAXCPU], core_cap[MAXCPU], core_left[MAXCPU], core_bt[MAXCPU];
 static double lpar_purr, lpar_tbr, lpar_pool_idle;
 static double agent_start;
+
+/* power8-smt8: T(k) = 1 + a, 1 + 1.25a, ... 1 + 1.75a from T(1) = 1 with
+ * T(8) = 1 / 0.56; each of k busy threads gets T(k) / (k T(8)). */
+static void power8_smt8(void)
+{
+	static const double shape[9] = { 0, 0, 1, 1.25, 1.5, 1.5625, 1.625, 1.6875, 1.75 };
+	double a = (1 / 0.56 - 1) / 1.75;
+
+	for (int k = 1; k <= 8; k++)
+		c[k] = (1 + shape[k] * a) / (k * (1 + 1.75 * a));
+}
 
 static double duration(const char *s)
 {
@@ -234,21 +254,30 @@ static void parse(const char *file)
 			continue;
 		if (strcmp(w[0], "host") == 0 && n == 2)
 			snprintf(hostname, sizeof hostname, "%s", w[1]);
-		else if (strcmp(w[0], "machine") == 0 && n >= 3 && strcmp(w[1], "power7") == 0) {
-			power = 1, tpc = 4, ncores = atoi(w[2]);
-			c[1] = 0.625, c[2] = 0.4375, c[3] = 0.3125, c[4] = 0.25;
+		else if (strcmp(w[0], "machine") == 0 && n >= 3 &&
+			 (strcmp(w[1], "power7") == 0 || strcmp(w[1], "power8") == 0)) {
+			power = 1, tpc = w[1][5] == '7' ? 4 : 8, ncores = atoi(w[2]);
+			if (tpc == 4)
+				c[1] = 0.625, c[2] = 0.4375, c[3] = 0.3125, c[4] = 0.25;
+			else
+				power8_smt8();
 			ent = ncores;
 			if (n == 7 && strcmp(w[3], "shared") == 0)
 				shared = 1, ent = atof(w[4]), poolcores = atof(w[5]), others = atof(w[6]);
 			else if (n != 3)
-				die("machine power7 CORES [shared ENT POOLCORES OTHERS]%s", "");
-			ncpus = ncores * 4;
+				die("machine %s CORES [shared ENT POOLCORES OTHERS]", w[1]);
+			ncpus = ncores * tpc;
+			if (ncores < 1 || ncpus > MAXCPU)
+				die("machine %s: 1 to 2048 CPUs", w[1]);
 			for (int i = 0; i < ncpus; i++)
-				core_of[i] = i / 4, cpu_of[i / 4][i % 4] = i;
+				core_of[i] = i / tpc, cpu_of[i / tpc][i % tpc] = i;
 		} else if (strcmp(w[0], "machine") == 0 && n == 4 && strcmp(w[1], "epyc") == 0) {
-			tpc = 2, ncores = atoi(w[2]) * atoi(w[3]);
+			int per_socket = atoi(w[3]);
+			tpc = 2, ncores = atoi(w[2]) * per_socket;
 			c[1] = 0.8, c[2] = 0.5;
 			ncpus = 2 * ncores;
+			if (per_socket < 1 || ncores < 1 || ncpus > MAXCPU)
+				die("machine epyc: 1 to 2048 CPUs%s", "");
 			for (int i = 0; i < ncores; i++) {
 				core_of[i] = core_of[i + ncores] = i;
 				cpu_of[i][0] = i, cpu_of[i][1] = i + ncores;
@@ -287,6 +316,20 @@ static void parse(const char *file)
 		die("%s needs machine, start, length and archive", file);
 }
 
+/* The loads on each CPU, in the pattern's order. */
+static int cpu_loads[MAXCPU][MAXPERCPU], ncpu_loads[MAXCPU];
+
+static void index_loads(void)
+{
+	for (int j = 0; j < nloads; j++)
+		for (int k = 0; k < loads[j].n; k++) {
+			int i = loads[j].cpus[k];
+			if (ncpu_loads[i] == MAXPERCPU)
+				die("more than 64 loads on a CPU%s", "");
+			cpu_loads[i][ncpu_loads[i]++] = j;
+		}
+}
+
 /* Integrate the counters over [t0, t1], no restart inside. */
 struct stretch { double a, b; int load; };
 
@@ -301,13 +344,11 @@ static void integrate(double t0, double t1)
 	for (int i = 0; i < ncpus; i++) {
 		double cursor = t0;
 		nst[i] = 0;
-		for (int j = 0; j < nloads; j++) {
+		for (int x = 0; x < ncpu_loads[i]; x++) {
+			int j = cpu_loads[i][x];
 			struct load *l = &loads[j];
 			double a = l->from > t0 ? l->from : t0, b = l->to < t1 ? l->to : t1, s, e;
-			int on = 0;
-			for (int k = 0; k < l->n; k++)
-				on |= l->cpus[k] == i;
-			if (!on || b <= a)
+			if (b <= a)
 				continue;
 			s = a > cursor ? a : cursor;
 			e = s + l->busy * (b - a);
@@ -410,6 +451,11 @@ static struct mdesc md[] = {
 };
 #define NMD (int)(sizeof md / sizeof md[0])
 
+/* libpcp_import's handle of each metric's instance number N (its value
+ * + 1; 0 not yet asked), for this archive: pmiPutValue looks the instance
+ * up by name among all the domain's, too slow for 1920 CPUs a sample. */
+static int handles[NMD][MAXCPU];
+
 static int wanted(const struct mdesc *m)
 {
 	if ((m->group == G_LPAR || m->group == G_LPARSH) && !power)
@@ -420,6 +466,52 @@ static int wanted(const struct mdesc *m)
 		return 1;
 	return m->group == G_ALL || m->group == G_CG || m->group == G_LPAR || m->group == G_LPARSH ||
 	       strcmp(m->name, "smt.busy_cpu") == 0;
+}
+
+static int metric_index(const char *name);
+
+/* Labels as the live agent and pmcd give them: name and JSON value. */
+struct label { char name[64], value[256]; };
+#define MAXLABEL 16
+static struct label context_labels[MAXLABEL], domain_labels[MAXLABEL], indom_labels[MAXLABEL];
+static int ncontext_labels, ndomain_labels, nindom_labels;
+
+static int copy_labels(pmLabelSet *sets, int nsets, struct label *out)
+{
+	int n = 0;
+
+	for (int s = 0; s < nsets; s++)
+		for (int i = 0; i < sets[s].nlabels && n < MAXLABEL; i++, n++) {
+			const pmLabel *l = &sets[s].labels[i];
+			snprintf(out[n].name, sizeof out[n].name, "%.*s", l->namelen, sets[s].json + l->name);
+			/* (pmiPutLabel quotes every value but true, false and null
+			 * itself: a string's quotes come off, and a number is
+			 * written as a string, which libpcp_import cannot avoid) */
+			const char *v = sets[s].json + l->value;
+			int len = l->valuelen;
+			if (len >= 2 && v[0] == '"')
+				v++, len -= 2;
+			snprintf(out[n].value, sizeof out[n].value, "%.*s", len, v);
+		}
+	if (nsets > 0)
+		pmFreeLabelSets(sets, nsets);
+	return n;
+}
+
+static void lookup_labels(pmInDom cpu_indom)
+{
+	pmLabelSet *sets;
+	int n;
+
+	if ((n = pmGetContextLabels(&sets)) < 0)
+		die("pmGetContextLabels: %s", pmErrStr(n));
+	ncontext_labels = copy_labels(sets, n, context_labels);
+	if ((n = pmGetDomainLabels(pmInDom_domain(cpu_indom), &sets)) < 0)
+		die("pmGetDomainLabels: %s", pmErrStr(n));
+	ndomain_labels = copy_labels(sets, n, domain_labels);
+	if ((n = pmGetInDomLabels(cpu_indom, &sets)) < 0)
+		die("pmGetInDomLabels: %s", pmErrStr(n));
+	nindom_labels = copy_labels(sets, n, indom_labels);
 }
 
 static void lookup(const char *host, const char *pmns)
@@ -441,6 +533,7 @@ static void lookup(const char *host, const char *pmns)
 			die("pmLookupDesc: %s", md[i].name);
 		md[i].have = 1;
 	}
+	lookup_labels(md[metric_index("smt.busy_cpu")].d.indom);
 	pmDestroyContext(ctx);
 }
 
@@ -455,8 +548,53 @@ static void check(int sts, const char *what)
 	}
 }
 
+/* A host's machine ID: 32 hex digits of its name's FNV-1a hashes. */
+static void machine_id(char *out, size_t len)
+{
+	unsigned int h[4];
+
+	for (int k = 0; k < 4; k++) {
+		h[k] = 2166136261u ^ (unsigned int)k;
+		for (const char *p = hostname; *p; p++)
+			h[k] = (h[k] ^ (unsigned char)*p) * 16777619u;
+	}
+	snprintf(out, len, "%08x%08x%08x%08x", h[0], h[1], h[2], h[3]);
+}
+
+/* The labels, written with the first sample.  libpcp_import (6.0.3) keeps
+ * one label set per type and ID and quotes every value: the domain's and
+ * the instance domains' are as pmlogger records them; the CPUs' and cores'
+ * own ({"cpu":N,"core":N,"socket":N}) cannot be written, one set each,
+ * through it. */
+static void put_labels(void)
+{
+	pmInDom cpus = md[metric_index("smt.busy_cpu")].d.indom;
+	pmInDom cores = md[metric_index("smt.core.capacity")].d.indom;
+	int have_cores = md[metric_index("smt.core.capacity")].have;
+	char id[40];
+
+	for (int i = 0; i < ncontext_labels; i++) {
+		const char *name = context_labels[i].name, *value = context_labels[i].value;
+		if (strcmp(name, "hostname") == 0)
+			value = hostname;
+		else if (strcmp(name, "machineid") == 0)
+			machine_id(id, sizeof id), value = id;
+		check(pmiPutLabel(PM_LABEL_CONTEXT, 0, 0, name, value), "context label");
+	}
+	for (int i = 0; i < ndomain_labels; i++)
+		check(pmiPutLabel(PM_LABEL_DOMAIN, pmInDom_domain(cpus), 0, domain_labels[i].name,
+				  domain_labels[i].value), "domain label");
+	for (int i = 0; i < nindom_labels; i++) {
+		check(pmiPutLabel(PM_LABEL_INDOM, cpus, 0, indom_labels[i].name, indom_labels[i].value), "indom label");
+		if (have_cores)
+			check(pmiPutLabel(PM_LABEL_INDOM, cores, 0, indom_labels[i].name, indom_labels[i].value),
+			      "indom label");
+	}
+}
+
 static void open_archive(const char *path)
 {
+	memset(handles, 0, sizeof handles);
 	check(pmiStart(path, 0), path);
 	check(pmiSetHostname(hostname), "pmiSetHostname");
 	check(pmiSetTimezone("UTC"), "pmiSetTimezone");
@@ -499,29 +637,48 @@ static void open_archive(const char *path)
 					check(pmiAddInstance(indom, procname[k], loads[k].pid), "process instance");
 			break;
 		}
-	}
+	}	put_labels();
 }
 
-static void put(const char *name, const char *inst, double v, int integer)
+/* The metric NAME (a literal, known by its address after the first call). */
+static int metric_index(const char *name)
 {
+	static const char *known[NMD];
+
+	for (int i = 0; i < NMD; i++)
+		if (known[i] == name)
+			return i;
+	for (int i = 0; i < NMD; i++)
+		if (strcmp(md[i].name, name) == 0)
+			return known[i] = name, i;
+	die("no such metric here: %s", name);
+	return -1;
+}
+
+/* NAME's value for instance INST (NULL: none), the N-th of its domain. */
+static void put(const char *name, int n, const char *inst, double v, int integer)
+{
+	int m = metric_index(name), *h = &handles[m][n];
 	char buf[64];
 	int sts;
 
+	if (!md[m].have)
+		return;
 	if (integer)
 		snprintf(buf, sizeof buf, "%.0f", floor(v + 0.5));
 	else
 		snprintf(buf, sizeof buf, "%.17g", v);
-	for (int i = 0; i < NMD; i++)
-		if (strcmp(md[i].name, name) == 0) {
-			if (!md[i].have)
-				return;
-			if ((sts = pmiPutValue(name, inst, buf)) < 0) {
-				fprintf(stderr, "mkcharge: pmiPutValue %s[%s]: %s\n", name, inst ? inst : "", pmiErrStr(sts));
-				exit(1);
-			}
-			return;
+	if (*h == 0) {
+		if ((sts = pmiGetHandle(name, inst)) < 0) {
+			fprintf(stderr, "mkcharge: pmiGetHandle %s[%s]: %s\n", name, inst ? inst : "", pmiErrStr(sts));
+			exit(1);
 		}
-	die("no such metric here: %s", name);
+		*h = sts + 1;
+	}
+	if ((sts = pmiPutValueHandle(*h - 1, buf)) < 0) {
+		fprintf(stderr, "mkcharge: pmiPutValue %s[%s]: %s\n", name, inst ? inst : "", pmiErrStr(sts));
+		exit(1);
+	}
 }
 
 static int present(const struct load *l, double t)
@@ -535,34 +692,35 @@ static void sample(double t)
 	char s[32];
 
 	for (int i = 0; i < ncpus; i++) {
-		put("smt.throughput_cpu", cpuname[i], cpu_thr[i], 0);
-		put("smt.throughput_cpu_lower", cpuname[i], cpu_thr[i], 0);
-		put("smt.throughput_cpu_upper", cpuname[i], cpu_thr[i], 0);
-		put("smt.busy_cpu", cpuname[i], cpu_busy[i], 0);
-		put("smt.elapsed_cpu", cpuname[i], cpu_el[i], 0);
+		put("smt.throughput_cpu", i, cpuname[i], cpu_thr[i], 0);
+		put("smt.throughput_cpu_lower", i, cpuname[i], cpu_thr[i], 0);
+		put("smt.throughput_cpu_upper", i, cpuname[i], cpu_thr[i], 0);
+		put("smt.busy_cpu", i, cpuname[i], cpu_busy[i], 0);
+		put("smt.elapsed_cpu", i, cpuname[i], cpu_el[i], 0);
 	}
 	for (int k = 0; k < ncores; k++) {
-		put("smt.core.throughput_cpu", corename[k], core_thr[k], 0);
-		put("smt.core.throughput_cpu_lower", corename[k], core_thr[k], 0);
-		put("smt.core.throughput_cpu_upper", corename[k], core_thr[k], 0);
-		put("smt.core.capacity", corename[k], core_cap[k], 0);
-		put("smt.core.capacity_left", corename[k], core_left[k], 0);
-		put("smt.core.busy_threads", corename[k], core_bt[k], 0);
-		put("smt.core.model_cpu", corename[k], core_thr[k], 0);
-		put("smt.core.threads", corename[k], tpc, 1);
+		put("smt.core.throughput_cpu", k, corename[k], core_thr[k], 0);
+		put("smt.core.throughput_cpu_lower", k, corename[k], core_thr[k], 0);
+		put("smt.core.throughput_cpu_upper", k, corename[k], core_thr[k], 0);
+		put("smt.core.capacity", k, corename[k], core_cap[k], 0);
+		put("smt.core.capacity_left", k, corename[k], core_left[k], 0);
+		put("smt.core.busy_threads", k, corename[k], core_bt[k], 0);
+		put("smt.core.model_cpu", k, corename[k], core_thr[k], 0);
+		put("smt.core.threads", k, corename[k], tpc, 1);
 		all_thr += core_thr[k], all_cap += core_cap[k], all_left += core_left[k];
 	}
-	put("smt.all.throughput_cpu", NULL, all_thr, 0);
-	put("smt.all.throughput_cpu_lower", NULL, all_thr, 0);
-	put("smt.all.throughput_cpu_upper", NULL, all_thr, 0);
-	put("smt.all.capacity", NULL, all_cap, 0);
-	put("smt.all.capacity_left", NULL, all_left, 0);
-	put("smt.all.ncores", NULL, ncores, 1);
-	put("smt.all.ncpus", NULL, ncpus, 1);
-	put("smt.all.threads_per_core", NULL, tpc, 1);
+	put("smt.all.throughput_cpu", 0, NULL, all_thr, 0);
+	put("smt.all.throughput_cpu_lower", 0, NULL, all_thr, 0);
+	put("smt.all.throughput_cpu_upper", 0, NULL, all_thr, 0);
+	put("smt.all.capacity", 0, NULL, all_cap, 0);
+	put("smt.all.capacity_left", 0, NULL, all_left, 0);
+	put("smt.all.ncores", 0, NULL, ncores, 1);
+	put("smt.all.ncpus", 0, NULL, ncpus, 1);
+	put("smt.all.threads_per_core", 0, NULL, tpc, 1);
 	for (int i = 0; i < NMD; i++)
 		if (md[i].have && strcmp(md[i].name, "smt.all.model") == 0)
-			check(pmiPutValue("smt.all.model", NULL, power ? "power7-smt4" : "x86-smt2"), "model");
+			check(pmiPutValue("smt.all.model", NULL,
+					  !power ? "x86-smt2" : tpc == 4 ? "power7-smt4" : "power8-smt8"), "model");
 	for (int g = 0; g < ncg; g++) {
 		double thr = 0, busy = 0;
 		int on = 0;
@@ -573,29 +731,29 @@ static void sample(double t)
 			}
 		if (!on)
 			continue;
-		put("smt.cgroup.throughput_cpu", cgname[g], thr, 0);
-		put("smt.cgroup.throughput_cpu_lower", cgname[g], thr, 0);
-		put("smt.cgroup.throughput_cpu_upper", cgname[g], thr, 0);
-		put("smt.cgroup.busy_cpu", cgname[g], busy, 0);
+		put("smt.cgroup.throughput_cpu", g, cgname[g], thr, 0);
+		put("smt.cgroup.throughput_cpu_lower", g, cgname[g], thr, 0);
+		put("smt.cgroup.throughput_cpu_upper", g, cgname[g], thr, 0);
+		put("smt.cgroup.busy_cpu", g, cgname[g], busy, 0);
 	}
 	for (int j = 0; j < nloads; j++) {
 		if (!present(&loads[j], t))
 			continue;
-		put("smt.proc.throughput_cpu", procname[j], loads[j].thr, 0);
-		put("smt.proc.throughput_cpu_lower", procname[j], loads[j].thr, 0);
-		put("smt.proc.throughput_cpu_upper", procname[j], loads[j].thr, 0);
-		put("smt.proc.busy_cpu", procname[j], loads[j].busyms, 0);
+		put("smt.proc.throughput_cpu", j, procname[j], loads[j].thr, 0);
+		put("smt.proc.throughput_cpu_lower", j, procname[j], loads[j].thr, 0);
+		put("smt.proc.throughput_cpu_upper", j, procname[j], loads[j].thr, 0);
+		put("smt.proc.busy_cpu", j, procname[j], loads[j].busyms, 0);
 	}
 	if (power) {
-		put("lpar.purr", NULL, lpar_purr, 1);
-		put("lpar.tbr", NULL, lpar_tbr, 1);
-		put("lpar.entitled_capacity", NULL, ent, 0);
-		put("lpar.shared", NULL, shared, 1);
-		put("lpar.capped", NULL, 0, 1);
-		put("lpar.virtual_processors", NULL, ncores, 1);
+		put("lpar.purr", 0, NULL, lpar_purr, 1);
+		put("lpar.tbr", 0, NULL, lpar_tbr, 1);
+		put("lpar.entitled_capacity", 0, NULL, ent, 0);
+		put("lpar.shared", 0, NULL, shared, 1);
+		put("lpar.capped", 0, NULL, 0, 1);
+		put("lpar.virtual_processors", 0, NULL, ncores, 1);
 		if (shared) {
-			put("lpar.pool.idle_time", NULL, lpar_pool_idle, 1);
-			put("lpar.pool.cores", NULL, poolcores, 1);
+			put("lpar.pool.idle_time", 0, NULL, lpar_pool_idle, 1);
+			put("lpar.pool.cores", 0, NULL, poolcores, 1);
 		}
 	}
 	snprintf(s, sizeof s, "%.0f", t);
@@ -617,6 +775,7 @@ int main(int argc, char **argv)
 	if (!host || optind != argc - 1)
 		die("usage: mkcharge -h unix:SOCKET [-n PMNS] PATTERN%s", "");
 	parse(argv[optind]);
+	index_loads();
 	lookup(host, pmns);
 	for (int i = 0; i < ncpus; i++)
 		snprintf(cpuname[i], sizeof cpuname[i], "cpu%d", i);
