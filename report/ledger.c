@@ -42,7 +42,7 @@ void ledger_init(struct ledger *l, interval_fn fn, void *arg)
 	l->first = l->last = -1;
 }
 
-static int add_gap(struct ledger *l, double t0, double t1, const char *why)
+static int add_gap(struct ledger *l, double t0, double t1, bool lacking, const char *why)
 {
 	if (l->ngaps == l->gapcap) {
 		int cap = l->gapcap ? 2 * l->gapcap : 16;
@@ -55,6 +55,7 @@ static int add_gap(struct ledger *l, double t0, double t1, const char *why)
 	}
 	l->gaps[l->ngaps].t0 = t0;
 	l->gaps[l->ngaps].t1 = t1;
+	l->gaps[l->ngaps].lacking = lacking;
 	snprintf(l->gaps[l->ngaps].why, sizeof l->gaps[l->ngaps].why, "%s", why);
 	l->ngaps++;
 	return 0;
@@ -168,12 +169,21 @@ static int touch(struct ledger *l, int id)
 	return l->ntouched++;
 }
 
+/* The most v can be from what was counted, where the reader rounded it to
+ * `digits` significant digits (0: exact).  Counters that large change by
+ * whole steps of the last digit kept: without this allowance an agent up
+ * for months reads as started again. */
+static double rounding(int digits, double v)
+{
+	return digits > 0 && v != 0 && isfinite(v) ? 0.5 * pow(10, floor(log10(fabs(v))) - digits + 1) : 0;
+}
+
 /* Why the interval up to t is not one run, or NULL if it is. */
 static const char *broken(struct ledger *l, const struct record *rec, const double *now, char *buf, size_t len)
 {
-	double dt = rec->time - l->last, dcap, full;
+	double dt = rec->time - l->last, dcap, full, rounded;
 
-	if (rec->mark && !(l->typical > 0 && dt <= BRIDGE_INTERVALS * l->typical * 1.01))
+	if (rec->mark && (rec->lacking || !(l->typical > 0 && dt <= BRIDGE_INTERVALS * l->typical * 1.01)))
 		return rec->why ? rec->why : "pmlogger stopped";
 	dcap = now[FIG_CAPACITY] - l->sys_last[FIG_CAPACITY];
 	if (dcap < 0)
@@ -181,12 +191,13 @@ static const char *broken(struct ledger *l, const struct record *rec, const doub
 	if (l->ncores <= 0)
 		return NULL;
 	full = l->ncores * dt * 1000;
-	if (dcap > full * CAPACITY_OVER + l->ncores * CAPACITY_SLACK_MS) {
+	rounded = rounding(rec->digits, now[FIG_CAPACITY]) + rounding(rec->digits, l->sys_last[FIG_CAPACITY]);
+	if (dcap > full * CAPACITY_OVER + l->ncores * CAPACITY_SLACK_MS + rounded) {
 		snprintf(buf, len, "the agent started again or its counters jumped (smt.all.capacity grew %.0f s in "
 			 "%.0f s of %g cores)", dcap / 1000, dt, l->ncores);
 		return buf;
 	}
-	if (dcap < full * CAPACITY_UNDER) {
+	if (dcap < full * CAPACITY_UNDER - rounded) {
 		snprintf(buf, len, "the agent started again or stopped counting (smt.all.capacity grew %.0f s in "
 			 "%.0f s of %g cores)", dcap / 1000, dt, l->ncores);
 		return buf;
@@ -196,12 +207,12 @@ static const char *broken(struct ledger *l, const struct record *rec, const doub
 
 /* A service's growth from last to v: from zero where it is new or its
  * counter went back, none where that is more than its CPUs could run. */
-static double service_growth(const struct ledger *l, int id, int k, double v, double dt)
+static double service_growth(const struct ledger *l, int id, int k, double v, double dt, int digits)
 {
 	double last = l->svc_last[id][k], most = dt * 1000 * (l->cpus.n > 0 ? l->cpus.n : 4096);
 	double d = (!isnan(last) && v >= last) ? v - last : v;
 
-	return d <= most * 1.01 + 1 ? d : 0;
+	return d <= most * 1.01 + 1 + rounding(digits, v) + rounding(digits, last) ? d : 0;
 }
 
 int ledger_feed(struct ledger *l, const struct record *rec)
@@ -227,8 +238,13 @@ int ledger_feed(struct ledger *l, const struct record *rec)
 	if (l->first < 0) {
 		l->first = rec->time;
 		l->epoch = 1;
+		if (rec->mark && rec->lacking) {	/* lacking before the first */
+			l->start_lack.from = rec->lack_from;
+			l->start_lack.to = rec->time;
+			snprintf(l->start_lack.why, sizeof l->start_lack.why, "%s", rec->why ? rec->why : "lacking");
+		}
 	} else if ((why = broken(l, rec, now, buf, sizeof buf)) != NULL) {
-		if (add_gap(l, l->last, rec->time, why) < 0)
+		if (add_gap(l, l->last, rec->time, rec->mark && rec->lacking, why) < 0)
 			return -1;
 		l->epoch++;
 	} else {
@@ -265,7 +281,7 @@ int ledger_feed(struct ledger *l, const struct record *rec)
 			return -1;
 		k = (int)(o->figure - FIG_SVC_THROUGHPUT);
 		if (covered)
-			l->grew[row][k] = service_growth(l, id, k, o->value, dt);
+			l->grew[row][k] = service_growth(l, id, k, o->value, dt, rec->digits);
 		l->svc_last[id][k] = o->value;
 	}
 	for (int i = 0; i < l->ntouched; i++) {
@@ -316,15 +332,35 @@ static int by_start(const void *x, const void *y)
 	return (a->t0 > b->t0) - (a->t0 < b->t0);
 }
 
-int ledger_finish(struct ledger *l, double start, double end)
+int ledger_finish(struct ledger *l, double start, double end, const struct lack *end_lack)
 {
 	double slack = l->typical > 0 ? 1.5 * l->typical : 60;
 
 	if (l->first < 0)
 		return 0;
-	if (l->first - start > slack && add_gap(l, start, l->first, "no samples from the window's start") < 0)
+	/* time the reader says it lacks is named however short; before and
+	 * after the lack, the window's ends may have no samples at all */
+	if (l->start_lack.why[0] && l->first > start) {
+		double from = l->start_lack.from > start ? l->start_lack.from : start;
+
+		if (from - start <= slack)
+			from = start;
+		else if (add_gap(l, start, from, false, "no samples from the window's start") < 0)
+			return -1;
+		if (add_gap(l, from, l->first, true, l->start_lack.why) < 0)
+			return -1;
+	} else if (l->first - start > slack && add_gap(l, start, l->first, false, "no samples from the window's start") < 0)
 		return -1;
-	if (end - l->last > slack && add_gap(l, l->last, end, "no samples to the window's end") < 0)
+	if (end_lack && end_lack->why[0] && end > l->last) {
+		double to = end_lack->to < end ? end_lack->to : end;
+
+		if (end - to <= slack)
+			to = end;
+		else if (add_gap(l, to, end, false, "no samples to the window's end") < 0)
+			return -1;
+		if (add_gap(l, l->last, to, true, end_lack->why) < 0)
+			return -1;
+	} else if (end - l->last > slack && add_gap(l, l->last, end, false, "no samples to the window's end") < 0)
 		return -1;
 	if (l->ngaps > 1)
 		qsort(l->gaps, (size_t)l->ngaps, sizeof *l->gaps, by_start);

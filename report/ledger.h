@@ -29,6 +29,7 @@ struct interval {
 
 struct gap {
 	double t0, t1;
+	bool lacking;			/* the reader lacked the samples (samples.h) */
 	char why[200];
 };
 
@@ -41,6 +42,7 @@ struct ledger {
 	double covered;			/* seconds */
 	int bridged;			/* pmlogger's short breaks the counters ran across */
 	double first, last;		/* the first and last record's time, -1 none */
+	struct lack start_lack;		/* what was lacking before the first record */
 	/* private */
 	interval_fn fn;
 	void *arg;
@@ -74,8 +76,10 @@ void ledger_init(struct ledger *l, interval_fn fn, void *arg);
 /* One record: 0, or -1 out of memory. */
 int ledger_feed(struct ledger *l, const struct record *rec);
 
-/* After the last record: the uncovered time at the window's ends. */
-int ledger_finish(struct ledger *l, double start, double end);
+/* After the last record: the uncovered time at the window's ends (end_lack:
+ * the reader's samples lacking after its last record, NULL or its why ""
+ * for none). */
+int ledger_finish(struct ledger *l, double start, double end, const struct lack *end_lack);
 
 void ledger_free(struct ledger *l);
 

@@ -1,21 +1,25 @@
 /*
- * pcp-smtcpu: what smtcpu's figures are for, from a host's archives or the
- * live host.
+ * pcp-smtcpu: what smtcpu's figures are for, from a host's archives, the
+ * live host, or pmproxy's series of a host or of every host in its store.
  *
  *   pcp [PCP options] smtcpu chargeback [--by cgroup|process] [--csv|--json] [--plot FILE]
  *   pcp [PCP options] smtcpu capacity [--percentile P] [--horizon DAYS] [--csv|--json] [--plot FILE]
+ *   pcp-smtcpu --pmproxy URL --hostname NAME chargeback|capacity ...
+ *   pcp-smtcpu --pmproxy URL --fleet [--top N] chargeback|capacity ...
  *
  * The samples come through samples.h's reader, the reports are sums over
- * the ledger's covered intervals; nothing is printed until all is read, so
- * an error leaves no partial table.
+ * the ledger's covered intervals (report_run); nothing is printed until all
+ * is read, so an error leaves no partial table.  The fleet's ranking is of
+ * each host's own report (fleet).
  */
-#include "capacity.h"
 #include "capacity_out.h"
-#include "chargeback.h"
 #include "chargeback_out.h"
-#include "ledger.h"
+#include "fleet.h"
+#include "fleet_out.h"
 #include "plot.h"
 #include "pmapi_samples.h"
+#include "report_run.h"
+#include "series_samples.h"
 
 #include <math.h>
 #include <pcp/pmapi.h>
@@ -45,6 +49,11 @@ static pmLongOptions long_options[] = {
 	{ "csv", 0, 0, NULL, "comma-separated values, units in the header" },
 	{ "json", 0, 0, NULL, "one JSON object" },
 	{ "plot", 1, 0, "FILE", "also draw the report into FILE (.png or .svg)" },
+	PMAPI_OPTIONS_HEADER("Samples from pmproxy's series (its key-value store)"),
+	{ "pmproxy", 1, 0, "URL", "pmproxy's REST API, http://HOST:44322" },
+	{ "hostname", 1, 0, "NAME", "with --pmproxy: the host, reported as from its archives" },
+	{ "fleet", 0, 0, NULL, "with --pmproxy: every host in the store, ranked" },
+	{ "top", 1, 0, "N", "with --fleet: the N hosts (capacity) or services (chargeback) printed [10]" },
 	PMAPI_OPTIONS_END
 };
 
@@ -55,6 +64,9 @@ struct settings {
 	int horizon;
 	enum out_format format;
 	const char *plot;
+	const char *pmproxy, *hostname;
+	bool fleet;
+	int top;
 };
 
 static int option(int opt, pmOptions *opts)
@@ -68,7 +80,8 @@ static pmOptions opts = {
 	.flags = PM_OPTFLAG_MULTI | PM_OPTFLAG_BOUNDARIES | PM_OPTFLAG_STDOUT_TZ,
 	.short_options = "a:h:S:T:A:O:t:s:Z:z?",
 	.long_options = long_options,
-	.short_usage = "[options] chargeback|capacity",
+	.short_usage = "[options] chargeback|capacity\n"
+		       "       pcp-smtcpu --pmproxy URL --hostname NAME|--fleet [options] chargeback|capacity",
 	.override = option,
 };
 
@@ -109,14 +122,59 @@ static int report_option(const char *name, const char *arg, struct settings *s)
 			return -1;
 		}
 		s->horizon = (int)h;
+	} else if (strcmp(name, "top") == 0) {
+		long n = strtol(arg, &end, 10);
+
+		if (*end || n < 1 || n > 100000) {
+			fprintf(stderr, "pcp-smtcpu: --top %s: a number of rows, 1 to 100000\n", arg);
+			return -1;
+		}
+		s->top = (int)n;
 	} else if (strcmp(name, "plot") == 0)
 		s->plot = arg;
+	else if (strcmp(name, "pmproxy") == 0) {
+		s->pmproxy = arg;
+		/* pmGetOptions takes -S, -T, -A and -O for archives only: the
+		 * store's series are archived samples */
+		opts.context = PM_CONTEXT_ARCHIVE;
+	} else if (strcmp(name, "hostname") == 0)
+		s->hostname = arg;
+	else if (strcmp(name, "fleet") == 0)
+		s->fleet = true;
 	return 0;
+}
+
+/* What --pmproxy and its options take with them: 0, or -1 said. */
+static int series_options(const struct settings *s, bool top_given)
+{
+	const char *wrong = NULL;
+
+	if (s->pmproxy == NULL) {
+		if (s->hostname)
+			wrong = "--hostname names a host in pmproxy's store: give --pmproxy URL";
+		else if (s->fleet)
+			wrong = "--fleet ranks the hosts in pmproxy's store: give --pmproxy URL";
+	} else if (opts.narchives || opts.nhosts)
+		wrong = "archives, a host or pmproxy's series: one of them";
+	else if (s->hostname == NULL && !s->fleet)
+		wrong = "--pmproxy: give --hostname NAME for one host, or --fleet for every host";
+	else if (s->hostname && s->fleet)
+		wrong = "--hostname or --fleet, not both";
+	else if (opts.tzflag)
+		wrong = "-z: the store keeps no host's timezone: give -Z";
+	else if (s->fleet && s->plot)
+		wrong = "--plot draws one host's report: not with --fleet";
+	if (wrong == NULL && top_given && !s->fleet)
+		wrong = "--top ranks the fleet: give --fleet";
+	if (wrong)
+		fprintf(stderr, "pcp-smtcpu: %s\n", wrong);
+	return wrong ? -1 : 0;
 }
 
 static int parse(int argc, char **argv, struct settings *s)
 {
 	int c, bad = 0;
+	bool top_given = false;
 
 	while ((c = pmGetOptions(argc, argv, &opts)) != EOF) {
 		if (c == 0) {	/* a long option of ours */
@@ -128,6 +186,7 @@ static int parse(int argc, char **argv, struct settings *s)
 				s->format = OUT_JSON;
 			else if (report_option(name, opts.optarg, s) < 0)
 				bad = 1;
+			top_given |= strcmp(name, "top") == 0;
 		} else
 			bad = 1;
 	}
@@ -149,6 +208,8 @@ static int parse(int argc, char **argv, struct settings *s)
 		fprintf(stderr, "pcp-smtcpu: archives or a host, not both\n");
 		bad = 1;
 	}
+	if (!bad && series_options(s, top_given) < 0)
+		bad = 1;
 	if (bad || opts.errors) {
 		pmUsageMessage(&opts);
 		return -1;
@@ -156,17 +217,15 @@ static int parse(int argc, char **argv, struct settings *s)
 	return 0;
 }
 
-static struct sample_reader *open_reader(const struct settings *s, char *err, size_t len)
+static struct sample_reader *open_reader(const struct settings *s, const struct window_args *w, char *err,
+					 size_t len)
 {
-	struct window_args w = { opts.start_optarg, opts.finish_optarg, opts.align_optarg, opts.origin_optarg };
 	bool hostzone = opts.tzflag;
 
-	if (opts.timezone && pmNewZone(opts.timezone) < 0) {
-		snprintf(err, len, "-Z %s: not a timezone", opts.timezone);
-		return NULL;
-	}
+	if (s->pmproxy)
+		return series_open_host(s->pmproxy, s->hostname, w, s->by, err, len);
 	if (opts.narchives > 0)
-		return pmapi_open_archives(opts.archives, opts.narchives, &w, s->by, hostzone, err, len);
+		return pmapi_open_archives(opts.archives, opts.narchives, w, s->by, hostzone, err, len);
 	if (opts.nhosts > 0 || getenv("PCP_HOST") == NULL) {
 		double interval = interval_seconds(&opts);
 
@@ -177,96 +236,98 @@ static struct sample_reader *open_reader(const struct settings *s, char *err, si
 			       opts.samples > 0 ? opts.samples : 2, s->by, hostzone, err, len);
 }
 
-/* Every record into the ledger; -1 with a message on error. */
-static int read_all(struct sample_reader *r, struct ledger *l)
+/* The times the store lacked, which CSV's rows leave unsaid, on stderr. */
+static void lacking_said(const struct settings *s, const struct sample_reader *r, const struct ledger *l)
 {
-	struct record rec;
-	int sts;
-
-	while ((sts = r->next(r, &rec)) > 0)
-		if (ledger_feed(l, &rec) < 0) {
-			fprintf(stderr, "pcp-smtcpu: out of memory\n");
-			return -1;
-		}
-	if (sts < 0) {
-		fprintf(stderr, "pcp-smtcpu: %s\n", r->error);
-		return -1;
-	}
-	if (l->first < 0 || l->covered <= 0) {
-		char a[32], b[32];
-
-		out_time(a, sizeof a, r->start);
-		out_time(b, sizeof b, r->end);
-		fprintf(stderr, "pcp-smtcpu: %s: %s from %s to %s\n", r->host,
-			l->first < 0 ? "no samples of smtcpu's metrics" : "fewer than two samples of one run",
-			a, b);
-		return -1;
-	}
-	if (ledger_finish(l, r->start, r->end) < 0) {
-		fprintf(stderr, "pcp-smtcpu: out of memory\n");
-		return -1;
-	}
-	return 0;
+	if (s->format != OUT_CSV)
+		return;
+	for (int i = 0; i < l->ngaps; i++)
+		if (l->gaps[i].lacking)
+			out_gap_text(stderr, r->host, &l->gaps[i]);
 }
 
 static int chargeback(struct sample_reader *r, const struct settings *s)
 {
-	struct chargeback c;
-	struct ledger l;
-	struct charge_table t;
+	struct charge_run run;
+	char err[1024];
 	int sts = 1;
 
-	chargeback_init(&c, s->by, r->start, r->end);
-	ledger_init(&l, chargeback_add, &c);
-	if (read_all(r, &l) == 0) {
-		if (chargeback_table(&c, &l, &t) < 0)
-			fprintf(stderr, "pcp-smtcpu: out of memory\n");
-		else {
-			if (s->plot == NULL || plot_chargeback(s->plot, r, &t) == 0) {
-				chargeback_print(stdout, s->format, r, &l, &t, s->by);
-				sts = 0;
-			}
-			charge_table_free(&t);
-		}
+	if (charge_run(&run, r, s->by, err, sizeof err) < 0)
+		fprintf(stderr, "pcp-smtcpu: %s\n", err);
+	else if (s->plot == NULL || plot_chargeback(s->plot, r, &run.t) == 0) {
+		chargeback_print(stdout, s->format, r, &run.l, &run.t, s->by);
+		lacking_said(s, r, &run.l);
+		sts = 0;
 	}
-	ledger_free(&l);
-	chargeback_free(&c);
+	charge_run_free(&run);
 	return sts;
 }
 
 static int capacity(struct sample_reader *r, const struct settings *s)
 {
-	struct capacity c;
-	struct ledger l;
-	struct capacity_report rep;
+	struct capacity_run run;
+	char err[1024];
 	int sts = 1;
 
-	capacity_init(&c, s->percentile, s->horizon);
-	ledger_init(&l, capacity_add, &c);
-	if (read_all(r, &l) == 0) {
-		if (capacity_report(&c, &rep) < 0)
-			fprintf(stderr, "pcp-smtcpu: out of memory\n");
-		else if (s->plot == NULL || plot_capacity(s->plot, r, &rep) == 0) {
-			capacity_print(stdout, s->format, r, &l, &rep, s->percentile);
-			sts = 0;
-		}
+	if (capacity_run(&run, r, s->percentile, s->horizon, err, sizeof err) < 0)
+		fprintf(stderr, "pcp-smtcpu: %s\n", err);
+	else if (s->plot == NULL || plot_capacity(s->plot, r, &run.rep) == 0) {
+		capacity_print(stdout, s->format, r, &run.l, &run.rep, s->percentile);
+		lacking_said(s, r, &run.l);
+		sts = 0;
 	}
-	ledger_free(&l);
-	capacity_free(&c);
+	capacity_run_free(&run);
 	return sts;
+}
+
+/* The fleet's ranking of every host's report. */
+static int fleet(const struct settings *s, const struct window_args *w)
+{
+	struct fleet fl;
+	char err[1024];
+	int sts;
+
+	if (s->report == REPORT_CHARGEBACK)
+		sts = fleet_chargeback(&fl, s->pmproxy, w, s->by, err, sizeof err);
+	else
+		sts = fleet_capacity(&fl, s->pmproxy, w, s->percentile, s->horizon, err, sizeof err);
+	if (sts < 0)
+		fprintf(stderr, "pcp-smtcpu: %s\n", err);
+	else if (s->report == REPORT_CHARGEBACK)
+		fleet_chargeback_print(stdout, s->format, &fl, s->top);
+	else
+		fleet_capacity_print(stdout, s->format, &fl, s->top);
+	if (sts == 0 && s->format == OUT_CSV)
+		fleet_lacking_text(stderr, &fl);
+	fleet_free(&fl);
+	return sts < 0 ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct settings s = { .report = REPORT_NONE, .by = BY_CGROUP, .percentile = NAN, .horizon = 365,
-			      .format = OUT_TEXT };
+			      .format = OUT_TEXT, .top = 10 };
+	struct window_args w;
 	struct sample_reader *r;
 	char err[1024];
 	int sts;
 
 	if (parse(argc, argv, &s) < 0)
 		return 2;
-	if ((r = open_reader(&s, err, sizeof err)) == NULL) {
+	w = (struct window_args){ opts.start_optarg, opts.finish_optarg, opts.align_optarg, opts.origin_optarg };
+	if (opts.timezone && pmNewZone(opts.timezone) < 0) {
+		fprintf(stderr, "pcp-smtcpu: -Z %s: not a timezone\n", opts.timezone);
+		return 1;
+	}
+	if (s.fleet) {
+		sts = fleet(&s, &w);
+		if (fflush(stdout) != 0) {
+			perror("pcp-smtcpu: stdout");
+			return 1;
+		}
+		return sts;
+	}
+	if ((r = open_reader(&s, &w, err, sizeof err)) == NULL) {
 		fprintf(stderr, "pcp-smtcpu: %s\n", err);
 		return 1;
 	}

@@ -9,6 +9,7 @@
 #include "logcheck.h"
 #include "pmapi_samples.h"
 #include "pcp_compat.h"
+#include "time_window.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -192,8 +193,9 @@ static int next_archived(struct sample_reader *r, struct record *rec)
 	struct pmapi_reader *p = (struct pmapi_reader *)r;
 	bool brk = false;
 
-	rec->mark = false;
+	rec->mark = rec->lacking = false;
 	rec->why = NULL;
+	rec->digits = 0;
 	while (p->current < p->narchives) {
 		struct archive *a = &p->archives[p->current];
 		pcp_result *res;
@@ -279,8 +281,9 @@ static int next_live(struct sample_reader *r, struct record *rec)
 	pcp_result *res;
 	int sts;
 
-	rec->mark = false;
+	rec->mark = rec->lacking = false;
 	rec->why = NULL;
+	rec->digits = 0;
 	if (p->fetched >= p->samples)
 		return 0;
 	if (p->fetched > 0) {
@@ -465,42 +468,6 @@ static int open_archive(struct archive *a, enum sample_by by, char *host, size_t
 	return 0;
 }
 
-static void stamp(char *buf, size_t len, double t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	pmLocaltime(&tt, &tm);
-	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
-}
-
-static int set_window(struct sample_reader *r, const struct window_args *w, double first, double last,
-		      char *err, size_t errlen)
-{
-	struct timespec lo = pcp_timespec(first), hi = pcp_timespec(last), start, finish, offset;
-	char *msg = NULL;
-
-	if (pcp_time_window(w->start, w->finish, w->align, w->offset, &lo, &hi, &start, &finish, &offset,
-			    &msg) < 0) {
-		snprintf(err, errlen, "the time window: %s", msg ? msg : "not understood");
-		free(msg);
-		return -1;
-	}
-	r->start = pcp_seconds(&start);
-	r->end = pcp_seconds(&finish);
-	if (r->end < r->start || r->start > last || r->end < first) {
-		char a[32], b[32], c[32], d[32];
-
-		stamp(a, sizeof a, first);
-		stamp(b, sizeof b, last);
-		stamp(c, sizeof c, r->start);
-		stamp(d, sizeof d, r->end);
-		snprintf(err, errlen, "no samples in the window %s to %s: the archives run from %s to %s", c, d, a, b);
-		return -1;
-	}
-	return 0;
-}
-
 struct sample_reader *pmapi_open_archives(char *const *paths, int npaths, const struct window_args *w,
 					  enum sample_by by, bool hostzone, char *err, size_t errlen)
 {
@@ -550,7 +517,7 @@ struct sample_reader *pmapi_open_archives(char *const *paths, int npaths, const 
 	pmUseContext(p->archives[0].ctx);
 	if (hostzone)
 		pmNewContextZone();
-	if (set_window(&p->r, w, lo, hi, err, errlen) < 0)
+	if (time_window(w, lo, hi, "the archives run", &p->r.start, &p->r.end, err, errlen) < 0)
 		goto fail;
 	return &p->r;
 fail:

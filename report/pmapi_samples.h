@@ -10,12 +10,6 @@
 
 #include "samples.h"
 
-/* The time window, as PCP's tools take it (-S, -T, -A, -O; NULL where not
- * given). */
-struct window_args {
-	const char *start, *finish, *align, *offset;
-};
-
 /* paths: each an archive, a comma-separated list of them, or a directory.
  * NULL with err set on failure: an archive that cannot be opened, one
  * without smtcpu's metrics, archives of more than one host, a bad window.

@@ -65,35 +65,45 @@ void out_figure(FILE *f, double v, int width, int decimals, enum out_format form
 		fprintf(f, "%*.*f", width, decimals, v);
 }
 
+void out_gap_text(FILE *f, const char *host, const struct gap *g)
+{
+	char a[32], b[32];
+
+	out_time(a, sizeof a, g->t0);
+	out_time(b, sizeof b, g->t1);
+	fprintf(f, "not covered: %s%s%s to %s (%.0f s): %s\n", host ? host : "", host ? ": " : "", a, b, g->t1 - g->t0,
+		g->why);
+}
+
 void out_gaps_text(FILE *f, const struct ledger *l)
 {
 	if (l->bridged)
 		fprintf(f, "pmlogger stopped and started again %d time%s within two samples' time (a daily rotation): "
 			"the agent's counters ran on across, so that time is counted\n", l->bridged,
 			l->bridged == 1 ? "" : "s");
-	for (int i = 0; i < l->ngaps; i++) {
-		char a[32], b[32];
+	for (int i = 0; i < l->ngaps; i++)
+		out_gap_text(f, NULL, &l->gaps[i]);
+}
 
-		out_time(a, sizeof a, l->gaps[i].t0);
-		out_time(b, sizeof b, l->gaps[i].t1);
-		fprintf(f, "not covered: %s to %s (%.0f s): %s\n", a, b, l->gaps[i].t1 - l->gaps[i].t0,
-			l->gaps[i].why);
+void out_gap_list_json(FILE *f, const struct gap *gaps, int n)
+{
+	fputc('[', f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s{\"start\":", i ? "," : "");
+		out_json_number(f, gaps[i].t0);
+		fputs(",\"end\":", f);
+		out_json_number(f, gaps[i].t1);
+		fputs(",\"seconds\":", f);
+		out_json_number(f, gaps[i].t1 - gaps[i].t0);
+		fputs(",\"reason\":", f);
+		out_json_string(f, gaps[i].why);
+		fputc('}', f);
 	}
+	fputc(']', f);
 }
 
 void out_gaps_json(FILE *f, const struct ledger *l)
 {
-	fprintf(f, "%d,\"gaps\":[", l->bridged);
-	for (int i = 0; i < l->ngaps; i++) {
-		fprintf(f, "%s{\"start\":", i ? "," : "");
-		out_json_number(f, l->gaps[i].t0);
-		fputs(",\"end\":", f);
-		out_json_number(f, l->gaps[i].t1);
-		fputs(",\"seconds\":", f);
-		out_json_number(f, l->gaps[i].t1 - l->gaps[i].t0);
-		fputs(",\"reason\":", f);
-		out_json_string(f, l->gaps[i].why);
-		fputc('}', f);
-	}
-	fputc(']', f);
+	fprintf(f, "%d,\"gaps\":", l->bridged);
+	out_gap_list_json(f, l->gaps, l->ngaps);
 }

@@ -31,4 +31,9 @@ void out_figure(FILE *f, double v, int width, int decimals, enum out_format form
 void out_gaps_text(FILE *f, const struct ledger *l);
 void out_gaps_json(FILE *f, const struct ledger *l);
 
+/* One gap's line "not covered: [HOST: ]..." (host NULL: none), and a list
+ * of gaps as a JSON array. */
+void out_gap_text(FILE *f, const char *host, const struct gap *g);
+void out_gap_list_json(FILE *f, const struct gap *gaps, int n);
+
 #endif

@@ -32,11 +32,24 @@ enum figure {
 
 enum sample_by { BY_CGROUP, BY_PROCESS };
 
+/* The time window, as PCP's tools take it (-S, -T, -A, -O; NULL where not
+ * given). */
+struct window_args {
+	const char *start, *finish, *align, *offset;
+};
+
 /* The metric each figure is read from. */
 const char *figure_metric(enum figure f, enum sample_by by);
 
 /* True for the figures that have instances (CPUs, services). */
 bool figure_has_instances(enum figure f);
+
+/* Samples a reader knows to be lacking (the store lost them), rather than
+ * never taken. */
+struct lack {
+	double from, to;	/* the first and last time lacking */
+	char why[200];		/* "" for none */
+};
 
 struct observation {
 	enum figure figure;
@@ -49,7 +62,14 @@ struct record {
 	double time;		/* seconds since the epoch */
 	bool mark;		/* a break before this record: what was logged
 				   before and after are not one run */
+	bool lacking;		/* with mark: the samples before this record are
+				   lacking (the store lost them), a gap however
+				   short, never a break the counters ran across */
+	double lack_from;	/* with lacking: the first time lacking */
 	const char *why;	/* the break's cause, when mark */
+	int digits;		/* the significant digits the values were
+				   rounded to on the way (the key-value store
+				   keeps 7), 0: as the agent counted them */
 	int nobs;
 	const struct observation *obs;	/* valid until the next record */
 	/* An instance's name is the same pointer in every record of one
@@ -63,6 +83,8 @@ struct sample_reader {
 	void (*close)(struct sample_reader *r);
 	char host[256];		/* the host the samples are of */
 	double start, end;	/* the window asked for, seconds since the epoch */
+	/* The samples lacking after its last record, if any (why ""). */
+	struct lack end_lack;
 	char error[1024];
 };
 
