@@ -27,6 +27,7 @@ enum {	/* CLUSTER_ALL */
 	SMT_ALL_THREADS_PER_CORE = 6,
 	SMT_ALL_MODEL = 7,
 	SMT_ALL_CAPACITY_LEFT = 8,
+	SMT_ALL_BUSY = 9,
 };
 
 static const struct metric cpu_metrics[] = {
@@ -145,6 +146,13 @@ static const struct metric all_metrics[] = {
 	  "PURR), and\n"
 	  "    smt.all.ncores x rate(smt.all.capacity_left) / rate(smt.all.capacity)\n"
 	  "lies between 0 and smt.all.ncores." },
+	{ "smt.all.busy_cpu", SMT_ALL_BUSY, PM_TYPE_DOUBLE, PM_INDOM_NULL, PM_SEM_COUNTER, MS_UNITS,
+	  "Raw busy time of every CPU, uncalibrated",
+	  "The sum over every CPU, online or not, of smt.busy_cpu.  Counter,\n"
+	  "milliseconds: its rate is the CPUs' worth of busy time, the naive \"CPU\n"
+	  "used\" beside rate(smt.all.throughput_cpu)'s cores.  One series where a\n"
+	  "fleet's store keeps no per-CPU metrics (pcp smtcpu chargeback's \"other\"\n"
+	  "CPU-hours)." },
 };
 
 /* What Intel's overlap counters say of cpu, whatever the basis. */
@@ -213,6 +221,11 @@ static int fetch_all(unsigned int item, void *priv, pmAtomValue *atom)
 	case SMT_ALL_THREADS_PER_CORE: atom->ul = (uint32_t)sampler.topo.max_threads; break;
 	case SMT_ALL_MODEL: atom->cp = (char *)system_model(model, sizeof model); break;
 	case SMT_ALL_CAPACITY_LEFT: atom->d = sampler.all.capacity_left; break;
+	case SMT_ALL_BUSY:
+		atom->d = 0;
+		for (int cpu = 0; cpu < sampler.topo.ncpus; cpu++)
+			atom->d += sampler.cpu[cpu].busy;
+		break;
 	default: return PM_ERR_PMID;
 	}
 	return PMDA_FETCH_STATIC;

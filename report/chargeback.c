@@ -71,7 +71,13 @@ void chargeback_add(void *arg, const struct interval *iv)
 	c->throughput += iv->sys[FIG_THROUGHPUT];
 	c->lower += iv->sys[FIG_LOWER];
 	c->upper += iv->sys[FIG_UPPER];
-	c->busy += iv->sys[FIG_CPU_BUSY];
+	/* (the agent's own sum where it was logged: what a fleet's store keeps) */
+	if (iv->have[FIG_ALL_BUSY])
+		c->busy += iv->sys[FIG_ALL_BUSY];
+	else if (iv->have[FIG_CPU_BUSY])
+		c->busy += iv->sys[FIG_CPU_BUSY];
+	else
+		c->busy_unknown = true;
 	if (!iv->have[FIG_LOWER] || !iv->have[FIG_UPPER])
 		c->have_bounds = false;
 	if (iv->have[FIG_NCORES])
@@ -231,7 +237,7 @@ int chargeback_table(const struct chargeback *c, const struct ledger *l, struct 
 	t->overcharged_h = fmax(0, svc_core - c->throughput) / MS_PER_HOUR;
 	r->lower_h = c->have_bounds ? fmax(0, c->lower - svc_upper) / MS_PER_HOUR : NAN;
 	r->upper_h = c->have_bounds ? fmax(0, c->upper - svc_lower) / MS_PER_HOUR : NAN;
-	r->cpu_h = fmax(0, c->busy - svc_busy) / MS_PER_HOUR;
+	r->cpu_h = c->busy_unknown ? NAN : fmax(0, c->busy - svc_busy) / MS_PER_HOUR;
 	for (int b = 0; b < TIMELINE_BUCKETS; b++)
 		other_ms[b][0] = fmax(0, other_ms[b][0]);
 	as_cores(c, &other_ms[0][0], other_line, 1);

@@ -32,6 +32,7 @@ struct chargeback {
 	double start, end;		/* the window */
 	/* sums over the covered intervals, ms */
 	double capacity, left, throughput, lower, upper, busy;
+	bool busy_unknown;	/* an interval had neither smt.busy_cpu nor smt.all.busy_cpu */
 	bool have_bounds;		/* smt.all's bounds in every interval */
 	double ncores;			/* the last interval's */
 	double *svc_sum;		/* [svccap][NSVC] */

@@ -15,6 +15,7 @@ static const char *const system_metrics[NFIGURES] = {
 	[FIG_LPAR_TBR] = "lpar.tbr",
 	[FIG_LPAR_POOL_IDLE] = "lpar.pool.idle_time",
 	[FIG_LPAR_ENTITLED] = "lpar.entitled_capacity",
+	[FIG_ALL_BUSY] = "smt.all.busy_cpu",
 };
 
 static const char *const service_metrics[2][NFIGURES] = {

@@ -23,6 +23,8 @@ enum figure {
 	FIG_LPAR_TBR,		/* lpar.tbr, us counter */
 	FIG_LPAR_POOL_IDLE,	/* lpar.pool.idle_time, us counter */
 	FIG_LPAR_ENTITLED,	/* lpar.entitled_capacity, instant */
+	FIG_ALL_BUSY,		/* smt.all.busy_cpu, ms counter: FIG_CPU_BUSY's sum,
+				   where the per-CPU metric was not kept */
 	FIG_SVC_THROUGHPUT,	/* smt.{cgroup,proc}.throughput_cpu, per service */
 	FIG_SVC_LOWER,
 	FIG_SVC_UPPER,

@@ -34,6 +34,9 @@
  *   interval DURATION          between samples (10 s unless given;
  *                              pmlogger's default is 60 s)
  *   archive PATH               the first archive
+ *   digits N                   each value written to N significant digits:
+ *                              7, and a key-value store of pmproxy 6.0.3
+ *                              (which keeps a double as %e) keeps it whole
  *   record all|report          all of the groups' smt.* and lpar.* below, or
  *                              only what the reports read (smt.all.*,
  *                              smt.busy_cpu, smt.cgroup.*, lpar.*)
@@ -70,7 +73,7 @@
  *     capacity += dt (every thread online), capacity_left += dt - throughput
  *     (never below 0: no load here exceeds the core), busy_threads += the
  *     threads' busy time, model_cpu the table's estimate (here the same)
- *   smt.all.*: pmda/smt.c, the sums over cores; ncores, ncpus
+ *   smt.all.*: pmda/smt.c, the sums over cores (busy_cpu: over CPUs); ncores, ncpus
  *   smt.cgroup.*, smt.proc.*: pmda/sched.c from the software PURR's charges
  *     (src/sources/sched): each task's dt x c(k), its cgroup's the sum; an
  *     instance appears once charged and goes a retire period (60 s) after
@@ -112,7 +115,7 @@ static int core_of[MAXCPU], cpu_of[MAXCPU][8];
 static char hostname[256] = "smtcpu-qa";
 static double start = -1, length = -1, interval = 10;
 static char first_archive[1024];
-static int record_all = 1;
+static int record_all = 1, digits;
 
 struct load {
 	char cgroup[512], command[64];
@@ -290,6 +293,8 @@ static void parse(const char *file)
 			interval = duration(w[1]);
 		else if (strcmp(w[0], "archive") == 0 && n == 2)
 			snprintf(first_archive, sizeof first_archive, "%s", w[1]);
+		else if (strcmp(w[0], "digits") == 0 && n == 2 && atoi(w[1]) > 0 && atoi(w[1]) <= 17)
+			digits = atoi(w[1]);
 		else if (strcmp(w[0], "record") == 0 && n == 2)
 			record_all = strcmp(w[1], "all") == 0;
 		else if (strcmp(w[0], "load") == 0 && (n == 6 || n == 7))
@@ -440,7 +445,7 @@ static struct mdesc md[] = {
 	{ "smt.all.throughput_cpu", G_ALL }, { "smt.all.throughput_cpu_lower", G_ALL },
 	{ "smt.all.throughput_cpu_upper", G_ALL }, { "smt.all.capacity", G_ALL },
 	{ "smt.all.capacity_left", G_ALL }, { "smt.all.ncores", G_ALL }, { "smt.all.ncpus", G_ALL },
-	{ "smt.all.threads_per_core", G_ALL }, { "smt.all.model", G_ALL },
+	{ "smt.all.threads_per_core", G_ALL }, { "smt.all.model", G_ALL }, { "smt.all.busy_cpu", G_ALL },
 	{ "smt.cgroup.throughput_cpu", G_CG }, { "smt.cgroup.throughput_cpu_lower", G_CG },
 	{ "smt.cgroup.throughput_cpu_upper", G_CG }, { "smt.cgroup.busy_cpu", G_CG },
 	{ "smt.proc.throughput_cpu", G_PROC }, { "smt.proc.throughput_cpu_lower", G_PROC },
@@ -667,7 +672,7 @@ static void put(const char *name, int n, const char *inst, double v, int integer
 	if (integer)
 		snprintf(buf, sizeof buf, "%.0f", floor(v + 0.5));
 	else
-		snprintf(buf, sizeof buf, "%.17g", v);
+		snprintf(buf, sizeof buf, "%.*g", digits ? digits : 17, v);
 	if (*h == 0) {
 		if ((sts = pmiGetHandle(name, inst)) < 0) {
 			fprintf(stderr, "mkcharge: pmiGetHandle %s[%s]: %s\n", name, inst ? inst : "", pmiErrStr(sts));
@@ -688,7 +693,7 @@ static int present(const struct load *l, double t)
 
 static void sample(double t)
 {
-	double all_thr = 0, all_cap = 0, all_left = 0;
+	double all_thr = 0, all_cap = 0, all_left = 0, all_busy = 0;
 	char s[32];
 
 	for (int i = 0; i < ncpus; i++) {
@@ -697,6 +702,7 @@ static void sample(double t)
 		put("smt.throughput_cpu_upper", i, cpuname[i], cpu_thr[i], 0);
 		put("smt.busy_cpu", i, cpuname[i], cpu_busy[i], 0);
 		put("smt.elapsed_cpu", i, cpuname[i], cpu_el[i], 0);
+		all_busy += cpu_busy[i];
 	}
 	for (int k = 0; k < ncores; k++) {
 		put("smt.core.throughput_cpu", k, corename[k], core_thr[k], 0);
@@ -717,6 +723,7 @@ static void sample(double t)
 	put("smt.all.ncores", 0, NULL, ncores, 1);
 	put("smt.all.ncpus", 0, NULL, ncpus, 1);
 	put("smt.all.threads_per_core", 0, NULL, tpc, 1);
+	put("smt.all.busy_cpu", 0, NULL, all_busy, 0);
 	for (int i = 0; i < NMD; i++)
 		if (md[i].have && strcmp(md[i].name, "smt.all.model") == 0)
 			check(pmiPutValue("smt.all.model", NULL,
