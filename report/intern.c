@@ -60,6 +60,16 @@ int intern(struct intern *t, const char *name)
 	return t->n - 1;
 }
 
+int intern_find(const struct intern *t, const char *name)
+{
+	if (t->n == 0)
+		return -1;
+	for (uint32_t k = hash(name) & (uint32_t)(t->nslots - 1); t->slots[k]; k = (k + 1) & (uint32_t)(t->nslots - 1))
+		if (strcmp(t->names[t->slots[k] - 1], name) == 0)
+			return t->slots[k] - 1;
+	return -1;
+}
+
 void intern_free(struct intern *t)
 {
 	for (int i = 0; i < t->n; i++)

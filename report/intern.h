@@ -15,6 +15,9 @@ struct intern {
 /* name's number, new if it was not known: -1 out of memory. */
 int intern(struct intern *t, const char *name);
 
+/* name's number, -1 where it is not known. */
+int intern_find(const struct intern *t, const char *name);
+
 void intern_free(struct intern *t);
 
 #endif

@@ -147,20 +147,17 @@ static void message_of(const struct rest *r, char *buf, size_t size)
 	free(fixed);
 }
 
-json_t *rest_get(struct rest *r, const char *path, const char *const *params, char *err, size_t errlen)
+int rest_get_body(struct rest *r, const char *path, const char *const *params, const char **body, size_t *len,
+		  char *err, size_t errlen)
 {
 	char url[REQUEST_MAX], says[512];
-	json_error_t jerr;
-	json_t *root;
 	long status = 0;
-	size_t len;
-	char *fixed;
 	CURLcode code;
 
 	if (request(r, path, params, url, sizeof url) < 0) {
 		snprintf(err, errlen, "pmproxy at %s: a request for %s longer than %d bytes", r->shown, path,
 			 REQUEST_MAX);
-		return NULL;
+		return -1;
 	}
 	r->len = 0;
 	r->too_large = false;
@@ -173,20 +170,33 @@ json_t *rest_get(struct rest *r, const char *path, const char *const *params, ch
 				 ANSWER_MAX >> 20);
 		else
 			snprintf(err, errlen, "pmproxy at %s: %s", r->shown, curl_easy_strerror(code));
-		return NULL;
+		return -1;
 	}
 	curl_easy_getinfo(r->curl, CURLINFO_RESPONSE_CODE, &status);
 	if (status != 200) {
 		message_of(r, says, sizeof says);
 		snprintf(err, errlen, "pmproxy at %s: %s: HTTP status %ld: %s", r->shown, path, status,
 			 says[0] ? says : "(nothing said)");
-		return NULL;
+		return -1;
 	}
-	if ((fixed = pmproxy_json_fixup(r->body ? r->body : "", r->len, &len)) == NULL) {
+	*body = r->body ? r->body : "";
+	*len = r->len;
+	return 0;
+}
+
+json_t *rest_parse(struct rest *r, const char *path, const char *body, size_t len, char *err, size_t errlen)
+{
+	char says[512];
+	json_error_t jerr;
+	json_t *root;
+	size_t fixed_len;
+	char *fixed;
+
+	if ((fixed = pmproxy_json_fixup(body, len, &fixed_len)) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	root = json_loadb(fixed, len, 0, &jerr);
+	root = json_loadb(fixed, fixed_len, 0, &jerr);
 	free(fixed);
 	if (root == NULL) {
 		printable_copy(says, sizeof says, jerr.text, strlen(jerr.text));
@@ -194,6 +204,16 @@ json_t *rest_get(struct rest *r, const char *path, const char *const *params, ch
 			 says, jerr.position);
 	}
 	return root;
+}
+
+json_t *rest_get(struct rest *r, const char *path, const char *const *params, char *err, size_t errlen)
+{
+	const char *body;
+	size_t len;
+
+	if (rest_get_body(r, path, params, &body, &len, err, errlen) < 0)
+		return NULL;
+	return rest_parse(r, path, body, len, err, errlen);
 }
 
 void rest_close(struct rest *r)

@@ -21,6 +21,14 @@ struct rest *rest_open(const char *url, char *err, size_t errlen);
  * large or not JSON. */
 json_t *rest_get(struct rest *r, const char *path, const char *const *params, char *err, size_t errlen);
 
+/* The same GET, its answer as pmproxy wrote it: *body (*len bytes,
+ * NUL-terminated) valid until the next request.  0, or -1 with err set. */
+int rest_get_body(struct rest *r, const char *path, const char *const *params, const char **body, size_t *len,
+		  char *err, size_t errlen);
+
+/* An answer to path, made JSON and parsed as rest_get does. */
+json_t *rest_parse(struct rest *r, const char *path, const char *body, size_t len, char *err, size_t errlen);
+
 /* The URL as given, printable. */
 const char *rest_url(const struct rest *r);
 

@@ -1,17 +1,21 @@
 /*
  * samples.h's records from pmproxy's series (series_samples.h).  Each
  * figure's metric is one series per host (or more, where its metadata
- * changed), each series a stream of (time, instance, value) read a page at
- * a time; a record is every stream's values at the earliest time any of
- * them holds next.  The figures are logged together, in one pmlogger group
- * (pcp-smtcpu(1), NOTES), so the store holds each at every time of the
- * host's: where it holds some and not others, those it lacks were lost
- * (a node of the store's, entries trimmed), and the time is no record.
- * What is known to be lacking is said by the record after it, or at the
- * end by end_why.  A series whose times are not capacity's (logged in
- * another group) is read, never required.  The services' series hold no
- * value at a time without services, so they are required only together:
- * some of them at a time and not the others is a lack.
+ * changed), each series a stream of (time, instance, value); a record is
+ * every stream's values at the earliest time any of them holds next.  The
+ * host's streams are read together a page at a time, one request a page
+ * (series_batch.h), each page every stream's values up to one time.  The
+ * figures are logged together, in one pmlogger group (pcp-smtcpu(1),
+ * NOTES), so the store holds each at every time of the host's: where it
+ * holds some and not others, those it lacks were lost (a node of the
+ * store's, entries trimmed), and the time is no record.  What is known to
+ * be lacking is said by the record after it, or at the end by end_why.  A
+ * series whose times are not capacity's (logged in another group) is read,
+ * never required.  The services' series hold no value at a time without
+ * services, so they are required only together: some of them at a time and
+ * not the others is a lack.  Which series there are, and their times, come
+ * from the store's index (series_index.h): the fleet's, looked up once for
+ * every host, or the one host's.
  */
 #include "series_samples.h"
 
@@ -24,21 +28,20 @@
 #include "pmproxy_json.h"
 #include "pmproxy_rest.h"
 #include "printable.h"
+#include "series_batch.h"
+#include "series_index.h"
 #include "time_window.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SERIES_ID_LEN 40
 /* libpcp_web writes a double into the store as %e (series_stream_value) */
 #define STORE_DIGITS 7
 #define US 1000000
-/* A page's values (some 150 bytes of JSON each), and its fewest times. */
-#define PAGE_VALUES 50000
+/* A page's fewest times. */
 #define PAGE_TIMES_MIN 16
 /* The time a first page asks for, and the most a page may: pmproxy reads
  * the whole span from the store before it counts out a page's times. */
@@ -47,29 +50,27 @@
 
 struct value {
 	int64_t us;
-	int inst;		/* the store's instance number, -1 none */
+	int inst;		/* the index's instance number, -1 none */
 	double v;
 };
 
-/* One series of a figure's, read a page at a time. */
+/* One series of a figure's, its values of the page read. */
 struct stream {
-	enum figure figure;
-	char id[SERIES_ID_LEN + 1];
-	int ninstances;
-	int64_t first_us, last_us;	/* its first and last value in the store, -1 none */
+	const struct series_stream *s;	/* the index's */
+	bool outside;			/* no value in the window */
 	bool separate;			/* logged apart from smt.all.capacity */
 	struct value *page;
 	int n, at, cap;
-	int64_t next_us, span_us;	/* the next page's start and length */
-	bool done;			/* no page after this one */
+	int times;			/* the page's times so far, the last */
+	int64_t last;
+	bool asked;			/* its instances asked for again */
 };
 
 struct series_store {
 	struct rest *rest;
 	enum sample_by by;
-	struct intern insts;		/* the instances' series IDs, numbered */
-	char **names;			/* [insts.n] their names, printable; NULL unknown */
-	int namecap;
+	struct series_index *index;
+	char *host;			/* the one host the index holds; NULL: every host */
 };
 
 struct series_reader {
@@ -78,7 +79,12 @@ struct series_reader {
 	bool owns_store;
 	struct stream *streams;
 	int nstreams;
+	struct intern ids;		/* the streams' series IDs, numbered as streams */
+	const char **ask;		/* [nstreams] a page's series */
 	int64_t start_us, end_us;	/* asked of the store: the window and a microsecond */
+	int64_t next_us, span_us;	/* the next page's start and length */
+	int64_t lo, hi;			/* the page read */
+	bool done;			/* no page after the last */
 	struct timespec from;		/* the window's start, as the archive reader positions */
 	bool required[NFIGURES];
 	struct observation *obs;
@@ -95,29 +101,6 @@ static bool is_service_figure(enum figure f)
 	return f >= FIG_SVC_THROUGHPUT;
 }
 
-/* A name a pmseries query can carry between double quotes. */
-static bool queryable(const char *name)
-{
-	size_t len = strlen(name);
-
-	if (len == 0 || len > 255)
-		return false;
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		if (*p == '"' || *p == '\\' || *p < 0x20 || *p == 0x7f)
-			return false;
-	return true;
-}
-
-static bool is_series_id(const char *s)
-{
-	size_t n = 0;
-
-	for (; s[n]; n++)
-		if (!isxdigit((unsigned char)s[n]) || n >= SERIES_ID_LEN)
-			return false;
-	return n == SERIES_ID_LEN;
-}
-
 static double us_seconds(int64_t us)
 {
 	return (double)(us / US) + (double)(us % US) / 1e6;
@@ -128,202 +111,48 @@ static void us_text(char *buf, size_t len, int64_t us)
 	snprintf(buf, len, "%" PRId64 ".%06" PRId64, us / US, us % US);
 }
 
-/* The series IDs of metric for host: an answer to free, or NULL. */
-static json_t *series_of(struct series_store *s, const char *metric, const char *host, char *err, size_t errlen)
+/* The index holding host's series: the fleet's, else one of its own. */
+static struct series_index *index_of(struct series_store *s, const char *host, char *err, size_t errlen)
 {
-	char expr[512];
-	const char *params[] = { "expr", expr, NULL };
-	json_t *ids;
-
-	snprintf(expr, sizeof expr, "%s{hostname:\"%s\"}", metric, host);
-	if ((ids = rest_get(s->rest, "/series/query", params, err, errlen)) != NULL && !json_is_array(ids)) {
-		snprintf(err, errlen, "pmproxy at %s: its answer to /series/query is not a list of series",
-			 rest_url(s->rest));
-		json_decref(ids);
+	if (s->index && (s->host == NULL || strcmp(s->host, host) == 0))
+		return s->index;
+	series_index_free(s->index);
+	free(s->host);
+	s->index = NULL;
+	if ((s->host = strdup(host)) == NULL) {
+		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	return ids;
+	return s->index = series_index_build(s->rest, s->by, host, err, errlen);
 }
 
-static int names_room(struct series_store *s)
+/* The host's streams in the index, in the figures' order, with their
+ * bounds: an error where it has no samples of capacity. */
+static const struct series_stream *look_up(struct series_store *s, const char *host, int *n, char *err,
+					   size_t errlen)
 {
-	if (s->insts.n > s->namecap) {
-		int cap = 2 * s->insts.n;
-		char **names = realloc(s->names, (size_t)cap * sizeof *names);
-
-		if (names == NULL)
-			return -1;
-		for (int i = s->namecap; i < cap; i++)
-			names[i] = NULL;
-		s->names = names;
-		s->namecap = cap;
-	}
-	return 0;
-}
-
-/* The series' instances and their names into the store's table: the
- * number of them, or -1 with err set. */
-static int add_instances(struct series_store *s, const char *id, char *err, size_t errlen)
-{
-	const char *params[] = { "series", id, NULL };
-	json_t *insts = rest_get(s->rest, "/series/instances", params, err, errlen), *one;
-	size_t i;
-	int n = 0;
-
-	if (insts == NULL)
-		return -1;
-	json_array_foreach(insts, i, one) {
-		const char *inst = json_string_value(json_object_get(one, "instance"));
-		const char *name = json_string_value(json_object_get(one, "name"));
-		char clean[512];
-		int num;
-
-		if (inst == NULL || name == NULL || !is_series_id(inst))
-			continue;
-		if ((num = intern(&s->insts, inst)) < 0 || names_room(s) < 0)
-			goto oom;
-		if (s->names[num] == NULL) {
-			pmproxy_name(clean, sizeof clean, name);
-			if ((s->names[num] = strdup(clean)) == NULL)
-				goto oom;
-		}
-		n++;
-	}
-	json_decref(insts);
-	return n;
-oom:
-	json_decref(insts);
-	snprintf(err, errlen, "out of memory");
-	return -1;
-}
-
-/* The earliest and latest time in an answer of values, -1 none. */
-static int value_times(struct series_store *s, const char *const *params, int64_t *lo, int64_t *hi, char *err,
-		       size_t errlen)
-{
-	json_t *vals = rest_get(s->rest, "/series/values", params, err, errlen), *one;
-	size_t i;
-
-	if (vals == NULL)
-		return -1;
-	*lo = *hi = -1;
-	json_array_foreach(vals, i, one) {
-		const char *stamp = json_string_value(json_object_get(one, "timestamp"));
-		int64_t us;
-
-		if (stamp == NULL || pmproxy_stamp(stamp, &us) < 0)
-			continue;
-		if (*lo < 0 || us < *lo)
-			*lo = us;
-		if (us > *hi)
-			*hi = us;
-	}
-	json_decref(vals);
-	return 0;
-}
-
-/* A stream's first and last value in the store. */
-static int stream_bounds(struct series_store *s, struct stream *st, char *err, size_t errlen)
-{
-	const char *latest[] = { "series", st->id, NULL };
-	const char *earliest[] = { "series", st->id, "start", "0", "samples", "1", NULL };
-	int64_t lo, hi, lo2, hi2;
-
-	if (value_times(s, latest, &lo, &hi, err, errlen) < 0 || value_times(s, earliest, &lo2, &hi2, err, errlen) < 0)
-		return -1;
-	st->first_us = lo2 >= 0 ? lo2 : lo;
-	st->last_us = hi;
-	return 0;
-}
-
-/* The streams of every figure the store holds for host, in the figures'
- * order, with their bounds. */
-static int look_up(struct series_store *s, const char *host, struct stream **out, int *nout, char *err,
-		   size_t errlen)
-{
-	struct stream *streams = NULL;
-	int n = 0;
+	const struct series_stream *streams;
+	struct series_index *ix;
 	bool capacity = false;
 
-	if (!queryable(host)) {
+	if (!series_queryable(host)) {
 		char shown[256];
 
 		printable_copy(shown, sizeof shown, host, strlen(host));
 		snprintf(err, errlen, "%s: a host name no pmseries query can carry", shown);
-		return -1;
+		return NULL;
 	}
-	for (int f = 0; f < NFIGURES; f++) {
-		json_t *ids = series_of(s, figure_metric((enum figure)f, s->by), host, err, errlen), *one;
-		size_t i;
-
-		if (ids == NULL)
-			goto fail;
-		json_array_foreach(ids, i, one) {
-			const char *id = json_string_value(one);
-			struct stream *grown, *st;
-
-			if (id == NULL || !is_series_id(id))
-				continue;
-			if ((grown = realloc(streams, (size_t)(n + 1) * sizeof *streams)) == NULL) {
-				json_decref(ids);
-				snprintf(err, errlen, "out of memory");
-				goto fail;
-			}
-			streams = grown;
-			st = &streams[n++];
-			memset(st, 0, sizeof *st);
-			st->figure = (enum figure)f;
-			memcpy(st->id, id, SERIES_ID_LEN + 1);
-			if ((figure_has_instances(st->figure) &&
-			     (st->ninstances = add_instances(s, st->id, err, errlen)) < 0) ||
-			    stream_bounds(s, st, err, errlen) < 0) {
-				json_decref(ids);
-				goto fail;
-			}
-			capacity |= f == FIG_CAPACITY && st->first_us >= 0;
-		}
-		json_decref(ids);
-	}
+	if ((ix = index_of(s, host, err, errlen)) == NULL)
+		return NULL;
+	streams = series_index_host(ix, host, n);
+	for (int i = 0; i < *n; i++)
+		capacity |= streams[i].figure == FIG_CAPACITY && streams[i].first_us >= 0;
 	if (!capacity) {
 		snprintf(err, errlen, "%s: the store at %s holds no samples of smtcpu's metrics for the host (%s)",
 			 host, rest_url(s->rest), figure_metric(FIG_CAPACITY, s->by));
-		goto fail;
+		return NULL;
 	}
-	*out = streams;
-	*nout = n;
-	return 0;
-fail:
-	free(streams);
-	return -1;
-}
-
-/* A value's instance, by its series ID: its number in the store's table,
- * named from the series' instances where it is new (pmproxy's discovery
- * may have met it since), else by the ID. */
-static int instance_of(struct series_store *s, const char *stream_id, const char *inst, bool *asked, char *err,
-		       size_t errlen)
-{
-	int num = intern(&s->insts, inst);
-
-	if (num < 0 || names_room(s) < 0) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	if (s->names[num] == NULL && !*asked) {
-		*asked = true;
-		if (add_instances(s, stream_id, err, errlen) < 0)
-			return -1;
-	}
-	if (s->names[num] == NULL) {
-		char name[16];
-
-		snprintf(name, sizeof name, "#%.12s", inst);
-		if ((s->names[num] = strdup(name)) == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-	}
-	return num;
+	return streams;
 }
 
 static int push(struct stream *st, int64_t us, int inst, double v)
@@ -341,92 +170,110 @@ static int push(struct stream *st, int64_t us, int inst, double v)
 	return 0;
 }
 
-/* The page's values into st from one answer; its times in *times, the
- * last in *last.  0, or -1 with err set. */
-static int take_page(struct series_reader *p, struct stream *st, json_t *vals, int64_t lo, int64_t hi, int *times,
-		     int64_t *last, char *err, size_t errlen)
+/* A value of the page's answer into its stream. */
+static int take_value(void *arg, const struct pmproxy_value *v, char *err, size_t errlen)
 {
-	bool asked = false;
-	json_t *one;
-	size_t i;
+	struct series_reader *p = arg;
+	int k = v->series ? intern_find(&p->ids, v->series) : -1, num = -1;
+	struct stream *st;
+	char *end;
+	int64_t us;
+	double x;
 
-	json_array_foreach(vals, i, one) {
-		const char *series = json_string_value(json_object_get(one, "series"));
-		const char *stamp = json_string_value(json_object_get(one, "timestamp"));
-		const char *value = json_string_value(json_object_get(one, "value"));
-		const char *inst = json_string_value(json_object_get(one, "instance"));
-		int num = -1;
-		char *end;
-		int64_t us;
-		double v;
+	if (k < 0 || v->value == NULL)
+		return 0;
+	st = &p->streams[k];
+	if (v->stamp == NULL || pmproxy_stamp(v->stamp, &us) < 0) {
+		char shown[64];
 
-		if (series == NULL || strcmp(series, st->id) != 0 || value == NULL)
-			continue;
-		if (stamp == NULL || pmproxy_stamp(stamp, &us) < 0) {
-			char shown[64];
-
-			printable_copy(shown, sizeof shown, stamp ? stamp : "none", stamp ? strlen(stamp) : 4);
-			snprintf(err, errlen, "pmproxy at %s: a value's timestamp %s is not the store's MS.SEQ",
-				 rest_url(p->store->rest), shown);
-			return -1;
-		}
-		v = strtod(value, &end);
-		if (*end != '\0' || end == value || !isfinite(v) || us < lo || us > hi)
-			continue;	/* (not a number: not had) */
-		if (inst && is_series_id(inst) &&
-		    (num = instance_of(p->store, st->id, inst, &asked, err, errlen)) < 0)
-			return -1;
-		if (figure_has_instances(st->figure) && num < 0)
-			continue;
-		if (us != *last) {
-			(*times)++;
-			*last = us;
-		}
-		if (push(st, us, figure_has_instances(st->figure) ? num : -1, v) < 0) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+		printable_copy(shown, sizeof shown, v->stamp ? v->stamp : "none", v->stamp ? strlen(v->stamp) : 4);
+		snprintf(err, errlen, "pmproxy at %s: a value's timestamp %s is not the store's MS.SEQ",
+			 rest_url(p->store->rest), shown);
+		return -1;
+	}
+	x = strtod(v->value, &end);
+	if (*end != '\0' || end == v->value || !isfinite(x) || us < p->lo || us > p->hi)
+		return 0;	/* (not a number: not had) */
+	if (v->instance && series_is_id(v->instance) &&
+	    (num = series_index_instance(p->store->index, st->s->id, v->instance, &st->asked, err, errlen)) < 0)
+		return -1;
+	if (figure_has_instances(st->s->figure) && num < 0)
+		return 0;
+	if (us != st->last) {
+		st->times++;
+		st->last = us;
+	}
+	if (push(st, us, figure_has_instances(st->s->figure) ? num : -1, x) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
 	return 0;
 }
 
-/* The stream's next page with a value in it, or none left (done). */
-static int read_page(struct series_reader *p, struct stream *st, char *err, size_t errlen)
+/* The next page: every stream's values from next_us to a time, one
+ * request for them all, until a page holds a value or none is left. */
+static int read_page(struct series_reader *p, char *err, size_t errlen)
 {
-	st->n = st->at = 0;
-	while (st->n == 0 && !st->done) {
-		int64_t lo = st->next_us, hi = lo + st->span_us - 1, last = -1;
-		int per = PAGE_VALUES / (st->ninstances > 0 ? st->ninstances : 1), times = 0;
+	for (int i = 0; i < p->nstreams; i++)
+		p->streams[i].n = p->streams[i].at = 0;
+	while (!p->done) {
+		int64_t lo = p->next_us, hi = lo + p->span_us - 1, cut = INT64_MAX;
+		int nask = 0, values = 0, per;
 		char a[32], b[32], c[16];
-		const char *params[] = { "series", st->id, "start", a, "finish", b, "samples", c, NULL };
-		json_t *vals;
+		const char *window[] = { "start", a, "finish", b, "samples", c, NULL };
+		struct series_batching one = { SERIES_PER_REQUEST, NULL, 0 };
+		bool any = false;
 
 		if (hi > p->end_us)
 			hi = p->end_us;
+		for (int i = 0; i < p->nstreams; i++) {
+			struct stream *st = &p->streams[i];
+
+			st->times = 0;
+			st->last = -1;
+			st->asked = false;
+			if (st->outside || st->s->first_us > hi || st->s->last_us < lo)
+				continue;
+			p->ask[nask++] = st->s->id;
+			values += st->s->ninstances > 0 ? st->s->ninstances : 1;
+		}
+		/* (samples counts each series' times: the page's values are
+		 * at most SERIES_VALUES_PER_ANSWER) */
+		per = SERIES_VALUES_PER_ANSWER / (values > 0 ? values : 1);
+		per = per > PAGE_TIMES_MIN ? per : PAGE_TIMES_MIN;
 		us_text(a, sizeof a, lo);
 		us_text(b, sizeof b, hi);
-		snprintf(c, sizeof c, "%d", per > PAGE_TIMES_MIN ? per : PAGE_TIMES_MIN);
-		if ((vals = rest_get(p->store->rest, "/series/values", params, err, errlen)) == NULL)
+		snprintf(c, sizeof c, "%d", per);
+		p->lo = lo;
+		p->hi = hi;
+		if (nask && series_values(p->store->rest, p->ask, nask, &one, window, take_value, p, err, errlen) < 0)
 			return -1;
-		if (take_page(p, st, vals, lo, hi, &times, &last, err, errlen) < 0) {
-			json_decref(vals);
-			return -1;
-		}
-		json_decref(vals);
-		if (times >= (per > PAGE_TIMES_MIN ? per : PAGE_TIMES_MIN)) {
-			/* cut: pmproxy 6.0.3 counts whole times, but were the
-			 * last time's instances cut short, the next page holds
-			 * them all again */
-			st->next_us = last + (times > 1 ? 0 : 1);
-			while (times > 1 && st->n > 0 && st->page[st->n - 1].us == last)
-				st->n--;
-			st->span_us = last - lo + 1 > US ? last - lo + 1 : US;
+		/* cut where a stream's times ran out: pmproxy 6.0.3 counts whole
+		 * times, but were the last time's instances cut short, the next
+		 * page holds them all again; the other streams' values from there
+		 * come again too */
+		for (int i = 0; i < p->nstreams; i++)
+			if (p->streams[i].times >= per && p->streams[i].last < cut)
+				cut = p->streams[i].last;
+		if (cut != INT64_MAX) {
+			for (int i = 0; i < p->nstreams; i++) {
+				struct stream *st = &p->streams[i];
+
+				while (st->n > 0 && st->page[st->n - 1].us >= cut)
+					st->n--;
+			}
+			p->next_us = cut;
+			p->span_us = cut - lo + 1 > US ? cut - lo + 1 : US;
 		} else {
-			st->next_us = hi + 1;
-			if (st->span_us < LONGEST_SPAN_US)
-				st->span_us *= 2;
+			p->next_us = hi + 1;
+			if (p->span_us < LONGEST_SPAN_US)
+				p->span_us *= 2;
 		}
-		st->done = st->next_us > p->end_us;
+		p->done = p->next_us > p->end_us;
+		for (int i = 0; i < p->nstreams; i++)
+			any |= p->streams[i].n > 0;
+		if (any)
+			break;
 	}
 	return 0;
 }
@@ -537,10 +384,13 @@ static int next_record(struct sample_reader *r, struct record *rec)
 		for (int i = 0; i < p->nstreams; i++) {
 			struct stream *st = &p->streams[i];
 
-			if (st->at == st->n && !st->done && read_page(p, st, r->error, sizeof r->error) < 0)
-				return -1;
 			if (st->at < st->n && st->page[st->at].us < t)
 				t = st->page[st->at].us;
+		}
+		if (t == INT64_MAX && !p->done) {
+			if (read_page(p, r->error, sizeof r->error) < 0)
+				return -1;
+			continue;
 		}
 		if (t == INT64_MAX) {
 			if (p->lacking) {
@@ -555,20 +405,21 @@ static int next_record(struct sample_reader *r, struct record *rec)
 		p->nobs = 0;
 		for (int i = 0; i < p->nstreams; i++) {
 			struct stream *st = &p->streams[i];
-			bool again = present[st->figure];	/* a second series of the figure's */
+			enum figure f = st->s->figure;
+			bool again = present[f];	/* a second series of the figure's */
 
 			if (st->at >= st->n || st->page[st->at].us != t)
 				continue;
 			for (; st->at < st->n && st->page[st->at].us == t; st->at++) {
 				const struct value *v = &st->page[st->at];
 
-				if (!again && add_observation(p, st->figure, v->inst >= 0 ? p->store->names[v->inst] : NULL,
+				if (!again && add_observation(p, f, v->inst >= 0 ? series_index_name(p->store->index, v->inst) : NULL,
 							      v->v) < 0) {
 					snprintf(r->error, sizeof r->error, "out of memory");
 					return -1;
 				}
 			}
-			present[st->figure] = true;
+			present[f] = true;
 		}
 		ts.tv_sec = (time_t)(t / US);
 		ts.tv_nsec = (long)(t % US) * 1000;
@@ -598,6 +449,8 @@ static void close_reader(struct sample_reader *r)
 	for (int i = 0; i < p->nstreams; i++)
 		free(p->streams[i].page);
 	free(p->streams);
+	free(p->ask);
+	intern_free(&p->ids);
 	free(p->obs);
 	if (p->owns_store)
 		series_store_close(p->store);
@@ -629,10 +482,8 @@ void series_store_close(struct series_store *s)
 {
 	if (s == NULL)
 		return;
-	for (int i = 0; i < s->insts.n && i < s->namecap; i++)
-		free(s->names[i]);
-	free(s->names);
-	intern_free(&s->insts);
+	series_index_free(s->index);
+	free(s->host);
 	rest_close(s->rest);
 	free(s);
 }
@@ -640,11 +491,11 @@ void series_store_close(struct series_store *s)
 int series_store_bounds(struct series_store *s, const char *host, double *first, double *last, char *err,
 			size_t errlen)
 {
-	struct stream *streams;
+	const struct series_stream *streams;
 	int n;
 	int64_t lo = -1, hi = -1;
 
-	if (look_up(s, host, &streams, &n, err, errlen) < 0)
+	if ((streams = look_up(s, host, &n, err, errlen)) == NULL)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if (streams[i].first_us < 0)
@@ -654,7 +505,6 @@ int series_store_bounds(struct series_store *s, const char *host, double *first,
 		if (streams[i].last_us > hi)
 			hi = streams[i].last_us;
 	}
-	free(streams);
 	*first = us_seconds(lo);
 	*last = us_seconds(hi);
 	return 0;
@@ -664,7 +514,9 @@ struct sample_reader *series_store_reader(struct series_store *s, const char *ho
 					  char *err, size_t errlen)
 {
 	struct series_reader *p = calloc(1, sizeof *p);
+	const struct series_stream *streams;
 	const struct stream *capacity = NULL;
+	int n;
 
 	if (p == NULL) {
 		snprintf(err, errlen, "out of memory");
@@ -681,29 +533,36 @@ struct sample_reader *series_store_reader(struct series_store *s, const char *ho
 	 * reader chooses them, by from and end */
 	p->start_us = (int64_t)floor(start * US) - 1;
 	p->end_us = (int64_t)ceil(end * US) + 1;
-	if (look_up(s, host, &p->streams, &p->nstreams, err, errlen) < 0)
+	p->next_us = p->start_us;
+	p->span_us = FIRST_SPAN_US;
+	if ((streams = look_up(s, host, &n, err, errlen)) == NULL)
 		goto fail;
-	for (int i = 0; i < p->nstreams; i++) {
+	if ((p->streams = calloc((size_t)n, sizeof *p->streams)) == NULL ||
+	    (p->ask = calloc((size_t)n, sizeof *p->ask)) == NULL)
+		goto oom;
+	p->nstreams = n;
+	for (int i = 0; i < n; i++) {
 		struct stream *st = &p->streams[i];
 
-		st->next_us = p->start_us;
-		st->span_us = FIRST_SPAN_US;
-		st->done = st->first_us < 0 || st->first_us > p->end_us || st->last_us < p->start_us;
-		if (st->done)
-			continue;
-		if (read_page(p, st, err, errlen) < 0)
-			goto fail;
-		if (st->figure == FIG_CAPACITY && st->n > 0 && capacity == NULL)
-			capacity = st;
+		st->s = &streams[i];
+		st->outside = st->s->first_us < 0 || st->s->first_us > p->end_us || st->s->last_us < p->start_us;
+		if (intern(&p->ids, st->s->id) != i)
+			goto oom;	/* (the index holds each series once) */
 	}
-	for (int i = 0; i < p->nstreams; i++) {
+	if (read_page(p, err, errlen) < 0)
+		goto fail;
+	for (int i = 0; i < n && capacity == NULL; i++)
+		if (p->streams[i].s->figure == FIG_CAPACITY && p->streams[i].n > 0)
+			capacity = &p->streams[i];
+	for (int i = 0; i < n; i++) {
 		struct stream *st = &p->streams[i];
-		bool in_window = !(st->first_us < 0 || st->first_us > p->end_us || st->last_us < p->start_us);
 
 		st->separate = capacity && st != capacity && apart(st, capacity);
-		p->required[st->figure] |= in_window && !st->separate;
+		p->required[st->s->figure] |= !st->outside && !st->separate;
 	}
 	return &p->r;
+oom:
+	snprintf(err, errlen, "out of memory");
 fail:
 	close_reader(&p->r);
 	return NULL;
@@ -750,10 +609,33 @@ static int append(char ***names, int *n, const char *name)
 	return 0;
 }
 
+/* Whether the index holds a series of capacity's for host. */
+static bool holds_capacity(const struct series_index *ix, const char *host)
+{
+	int n;
+	const struct series_stream *streams = series_index_host(ix, host, &n);
+
+	for (int i = 0; i < n; i++)
+		if (streams[i].figure == FIG_CAPACITY)
+			return true;
+	return false;
+}
+
+/* Without the fleet's index: whether host holds capacity's series, or
+ * cannot be looked up (kept: its report names why). */
+static bool host_listed(struct series_store *s, const char *host)
+{
+	char why[256];
+	struct series_index *ix = index_of(s, host, why, sizeof why);
+
+	return ix == NULL || holds_capacity(ix, host);
+}
+
 int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
 		       size_t errlen)
 {
 	const char *params[] = { "names", "hostname", NULL };
+	bool fleetwide = true;
 	json_t *labels = rest_get(s->rest, "/series/labels", params, err, errlen), *names, *one;
 	size_t i;
 
@@ -761,23 +643,28 @@ int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***od
 	*n = *nodd = 0;
 	if (labels == NULL)
 		return -1;
+	/* every host's series, looked up at once */
+	series_index_free(s->index);
+	free(s->host);
+	s->host = NULL;
+	if ((s->index = series_index_build(s->rest, s->by, NULL, err, errlen)) == NULL) {
+		/* (a host's metadata half lost, when a node of a clustered store
+		 * was lost while it was loaded, fails pmproxy's query of every
+		 * host's series: then each host is looked up alone) */
+		fleetwide = false;
+		err[0] = '\0';
+	}
 	names = json_object_get(labels, "hostname");
 	json_array_foreach(names, i, one) {
 		const char *name = json_string_value(one);
-		json_t *ids;
 		int sts = 0;
 
 		if (name == NULL)
 			continue;
-		if (!queryable(name))
+		if (!series_queryable(name))
 			sts = append(odd, nodd, name);
-		else if ((ids = series_of(s, figure_metric(FIG_CAPACITY, s->by), name, err, errlen)) == NULL)
-			goto fail;
-		else {
-			if (json_array_size(ids) > 0)
-				sts = append(hosts, n, name);
-			json_decref(ids);
-		}
+		else if (fleetwide ? holds_capacity(s->index, name) : host_listed(s, name))
+			sts = append(hosts, n, name);
 		if (sts < 0) {
 			snprintf(err, errlen, "out of memory");
 			goto fail;

@@ -30,7 +30,10 @@ const char *series_store_url(const struct series_store *s);
 /* The hosts the store holds smt.all.capacity for, by name, printable
  * (*hosts, *n); *odd, *nodd: hosts whose names no query can carry (a quote,
  * a backslash, a control character), printable.  Free both with
- * series_names_free.  0, or -1 with err set. */
+ * series_names_free.  0, or -1 with err set.  Every host's series are
+ * looked up here at once, for the bounds and readers of any host after;
+ * without it, a host's are looked up when first asked for, and another
+ * host's replace them (so not while a reader of the first lives). */
 int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
 		       size_t errlen);
 void series_names_free(char **names, int n);
