@@ -67,13 +67,12 @@ static size_t utf8(char *o, unsigned cp)
  * where it is not a string, or out of memory. */
 static bool string(struct scan *s, int k)
 {
-	const char *q = ++s->p;
+	const char *q;
 	size_t n = 0;
 
 	/* (a name or a number of pmproxy's has no escape: copied whole) */
-	while (q < s->end && *q != '"' && *q != '\\')
-		q++;
-	if (q < s->end && *q == '"') {
+	s->p++;
+	if ((q = memchr(s->p, '"', (size_t)(s->end - s->p))) != NULL && memchr(s->p, '\\', (size_t)(q - s->p)) == NULL) {
 		if (k >= 0) {
 			if (!room(s, k, (size_t)(q - s->p) + 1))
 				return false;

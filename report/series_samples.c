@@ -30,6 +30,7 @@
 #include "printable.h"
 #include "series_batch.h"
 #include "series_index.h"
+#include "series_store.h"
 #include "time_window.h"
 
 #include <inttypes.h>
@@ -56,7 +57,7 @@ struct value {
 
 /* One series of a figure's, its values of the page read. */
 struct stream {
-	const struct series_stream *s;	/* the index's */
+	const struct series_stream *s;	/* the index's, the host's [i] */
 	bool outside;			/* no value in the window */
 	bool separate;			/* logged apart from smt.all.capacity */
 	struct value *page;
@@ -64,13 +65,14 @@ struct stream {
 	int times;			/* the page's times so far, the last */
 	int64_t last;
 	bool asked;			/* its instances asked for again */
-};
-
-struct series_store {
-	struct rest *rest;
-	enum sample_by by;
-	struct series_index *index;
-	char *host;			/* the one host the index holds; NULL: every host */
+	/* the instances of its last time, in order: each time lists them
+	 * alike, so a value's is known without a look-up */
+	struct seen {
+		char id[SERIES_ID_LEN + 1];
+		int num;
+	} *seen;
+	int nseen, seencap, pos;
+	int64_t pos_us;
 };
 
 struct series_reader {
@@ -79,7 +81,9 @@ struct series_reader {
 	bool owns_store;
 	struct stream *streams;
 	int nstreams;
+	const struct series_stream *host;	/* [nstreams] the index's */
 	struct intern ids;		/* the streams' series IDs, numbered as streams */
+	int last_k;			/* the stream of the answer's last value */
 	const char **ask;		/* [nstreams] a page's series */
 	int64_t start_us, end_us;	/* asked of the store: the window and a microsecond */
 	int64_t next_us, span_us;	/* the next page's start and length */
@@ -111,50 +115,6 @@ static void us_text(char *buf, size_t len, int64_t us)
 	snprintf(buf, len, "%" PRId64 ".%06" PRId64, us / US, us % US);
 }
 
-/* The index holding host's series: the fleet's, else one of its own. */
-static struct series_index *index_of(struct series_store *s, const char *host, char *err, size_t errlen)
-{
-	if (s->index && (s->host == NULL || strcmp(s->host, host) == 0))
-		return s->index;
-	series_index_free(s->index);
-	free(s->host);
-	s->index = NULL;
-	if ((s->host = strdup(host)) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	return s->index = series_index_build(s->rest, s->by, host, err, errlen);
-}
-
-/* The host's streams in the index, in the figures' order, with their
- * bounds: an error where it has no samples of capacity. */
-static const struct series_stream *look_up(struct series_store *s, const char *host, int *n, char *err,
-					   size_t errlen)
-{
-	const struct series_stream *streams;
-	struct series_index *ix;
-	bool capacity = false;
-
-	if (!series_queryable(host)) {
-		char shown[256];
-
-		printable_copy(shown, sizeof shown, host, strlen(host));
-		snprintf(err, errlen, "%s: a host name no pmseries query can carry", shown);
-		return NULL;
-	}
-	if ((ix = index_of(s, host, err, errlen)) == NULL)
-		return NULL;
-	streams = series_index_host(ix, host, n);
-	for (int i = 0; i < *n; i++)
-		capacity |= streams[i].figure == FIG_CAPACITY && streams[i].first_us >= 0;
-	if (!capacity) {
-		snprintf(err, errlen, "%s: the store at %s holds no samples of smtcpu's metrics for the host (%s)",
-			 host, rest_url(s->rest), figure_metric(FIG_CAPACITY, s->by));
-		return NULL;
-	}
-	return streams;
-}
-
 static int push(struct stream *st, int64_t us, int inst, double v)
 {
 	if (st->n == st->cap) {
@@ -170,18 +130,56 @@ static int push(struct stream *st, int64_t us, int inst, double v)
 	return 0;
 }
 
+/* A value's instance: its number, -1 where inst is no series ID, -2 with
+ * err set. */
+static int instance_of(struct series_reader *p, struct stream *st, int64_t us, const char *inst, char *err,
+		       size_t errlen)
+{
+	int num;
+
+	if (us != st->pos_us) {
+		st->pos = 0;
+		st->pos_us = us;
+	}
+	if (st->pos < st->nseen && strcmp(st->seen[st->pos].id, inst) == 0)
+		return st->seen[st->pos++].num;
+	if (!series_is_id(inst))
+		return -1;
+	if ((num = series_index_instance(p->store->index, st->s->id, inst, &st->asked, err, errlen)) < 0)
+		return -2;
+	if (st->pos == st->seencap) {
+		int cap = st->seencap ? 2 * st->seencap : 16;
+		struct seen *seen = realloc(st->seen, (size_t)cap * sizeof *seen);
+
+		if (seen == NULL)
+			return num;	/* (not kept: looked up again) */
+		st->seen = seen;
+		st->seencap = cap;
+	}
+	memcpy(st->seen[st->pos].id, inst, SERIES_ID_LEN + 1);
+	st->seen[st->pos++].num = num;
+	st->nseen = st->pos > st->nseen ? st->pos : st->nseen;
+	return num;
+}
+
 /* A value of the page's answer into its stream. */
 static int take_value(void *arg, const struct pmproxy_value *v, char *err, size_t errlen)
 {
 	struct series_reader *p = arg;
-	int k = v->series ? intern_find(&p->ids, v->series) : -1, num = -1;
+	int k = -1, num = -1;
 	struct stream *st;
 	char *end;
 	int64_t us;
 	double x;
 
-	if (k < 0 || v->value == NULL)
+	if (v->series == NULL || v->value == NULL)
 		return 0;
+	/* (an answer's values come a series at a time) */
+	if (p->last_k >= 0 && strcmp(v->series, p->streams[p->last_k].s->id) == 0)
+		k = p->last_k;
+	else if ((k = intern_find(&p->ids, v->series)) < 0)
+		return 0;
+	p->last_k = k;
 	st = &p->streams[k];
 	if (v->stamp == NULL || pmproxy_stamp(v->stamp, &us) < 0) {
 		char shown[64];
@@ -194,8 +192,7 @@ static int take_value(void *arg, const struct pmproxy_value *v, char *err, size_
 	x = strtod(v->value, &end);
 	if (*end != '\0' || end == v->value || !isfinite(x) || us < p->lo || us > p->hi)
 		return 0;	/* (not a number: not had) */
-	if (v->instance && series_is_id(v->instance) &&
-	    (num = series_index_instance(p->store->index, st->s->id, v->instance, &st->asked, err, errlen)) < 0)
+	if (v->instance && (num = instance_of(p, st, us, v->instance, err, errlen)) == -2)
 		return -1;
 	if (figure_has_instances(st->s->figure) && num < 0)
 		return 0;
@@ -210,6 +207,48 @@ static int take_value(void *arg, const struct pmproxy_value *v, char *err, size_
 	return 0;
 }
 
+/* A page's request: the series with a value from lo to hi, each read for
+ * at most per times. */
+struct page {
+	int64_t lo, hi;
+	int per, nask;
+	char a[32], b[32], c[16];
+	const char *window[7];
+};
+
+/* The page of a host's series (streams[0..n), the index's) from lo, span
+ * long but not past end_us, its series into ask. */
+static void plan(struct page *q, const struct series_stream *streams, int n, int64_t lo, int64_t span,
+		 int64_t end_us, const char **ask)
+{
+	int values = 0;
+
+	q->lo = lo;
+	q->hi = lo + span - 1 < end_us ? lo + span - 1 : end_us;
+	q->nask = 0;
+	for (int i = 0; i < n; i++) {
+		/* (within the window: those with no value in it are none) */
+		if (streams[i].first_us < 0 || streams[i].first_us > q->hi || streams[i].last_us < lo)
+			continue;
+		ask[q->nask++] = streams[i].id;
+		values += streams[i].ninstances > 0 ? streams[i].ninstances : 1;
+	}
+	/* (samples counts each series' times: the page's values are at most
+	 * SERIES_VALUES_PER_ANSWER) */
+	q->per = SERIES_VALUES_PER_ANSWER / (values > 0 ? values : 1);
+	q->per = q->per > PAGE_TIMES_MIN ? q->per : PAGE_TIMES_MIN;
+	us_text(q->a, sizeof q->a, q->lo);
+	us_text(q->b, sizeof q->b, q->hi);
+	snprintf(q->c, sizeof q->c, "%d", q->per);
+	q->window[0] = "start", q->window[1] = q->a;
+	q->window[2] = "finish", q->window[3] = q->b;
+	q->window[4] = "samples", q->window[5] = q->c;
+	q->window[6] = NULL;
+}
+
+/* A page is one request, but for a host of very many series. */
+static const struct series_batching page_batching = { SERIES_PER_REQUEST, NULL, 0 };
+
 /* The next page: every stream's values from next_us to a time, one
  * request for them all, until a page holds a value or none is left. */
 static int read_page(struct series_reader *p, char *err, size_t errlen)
@@ -217,43 +256,27 @@ static int read_page(struct series_reader *p, char *err, size_t errlen)
 	for (int i = 0; i < p->nstreams; i++)
 		p->streams[i].n = p->streams[i].at = 0;
 	while (!p->done) {
-		int64_t lo = p->next_us, hi = lo + p->span_us - 1, cut = INT64_MAX;
-		int nask = 0, values = 0, per;
-		char a[32], b[32], c[16];
-		const char *window[] = { "start", a, "finish", b, "samples", c, NULL };
-		struct series_batching one = { SERIES_PER_REQUEST, NULL, 0 };
+		int64_t cut = INT64_MAX;
+		struct page q;
 		bool any = false;
 
-		if (hi > p->end_us)
-			hi = p->end_us;
+		plan(&q, p->host, p->nstreams, p->next_us, p->span_us, p->end_us, p->ask);
 		for (int i = 0; i < p->nstreams; i++) {
-			struct stream *st = &p->streams[i];
-
-			st->times = 0;
-			st->last = -1;
-			st->asked = false;
-			if (st->outside || st->s->first_us > hi || st->s->last_us < lo)
-				continue;
-			p->ask[nask++] = st->s->id;
-			values += st->s->ninstances > 0 ? st->s->ninstances : 1;
+			p->streams[i].times = 0;
+			p->streams[i].last = p->streams[i].pos_us = -1;
+			p->streams[i].asked = false;
 		}
-		/* (samples counts each series' times: the page's values are
-		 * at most SERIES_VALUES_PER_ANSWER) */
-		per = SERIES_VALUES_PER_ANSWER / (values > 0 ? values : 1);
-		per = per > PAGE_TIMES_MIN ? per : PAGE_TIMES_MIN;
-		us_text(a, sizeof a, lo);
-		us_text(b, sizeof b, hi);
-		snprintf(c, sizeof c, "%d", per);
-		p->lo = lo;
-		p->hi = hi;
-		if (nask && series_values(p->store->rest, p->ask, nask, &one, window, take_value, p, err, errlen) < 0)
+		p->lo = q.lo;
+		p->hi = q.hi;
+		if (q.nask &&
+		    series_values(p->store->rest, p->ask, q.nask, &page_batching, q.window, take_value, p, err, errlen) < 0)
 			return -1;
 		/* cut where a stream's times ran out: pmproxy 6.0.3 counts whole
 		 * times, but were the last time's instances cut short, the next
 		 * page holds them all again; the other streams' values from there
 		 * come again too */
 		for (int i = 0; i < p->nstreams; i++)
-			if (p->streams[i].times >= per && p->streams[i].last < cut)
+			if (p->streams[i].times >= q.per && p->streams[i].last < cut)
 				cut = p->streams[i].last;
 		if (cut != INT64_MAX) {
 			for (int i = 0; i < p->nstreams; i++) {
@@ -263,9 +286,9 @@ static int read_page(struct series_reader *p, char *err, size_t errlen)
 					st->n--;
 			}
 			p->next_us = cut;
-			p->span_us = cut - lo + 1 > US ? cut - lo + 1 : US;
+			p->span_us = cut - q.lo + 1 > US ? cut - q.lo + 1 : US;
 		} else {
-			p->next_us = hi + 1;
+			p->next_us = q.hi + 1;
 			if (p->span_us < LONGEST_SPAN_US)
 				p->span_us *= 2;
 		}
@@ -446,8 +469,10 @@ static void close_reader(struct sample_reader *r)
 
 	if (p == NULL)
 		return;
-	for (int i = 0; i < p->nstreams; i++)
+	for (int i = 0; i < p->nstreams; i++) {
 		free(p->streams[i].page);
+		free(p->streams[i].seen);
+	}
 	free(p->streams);
 	free(p->ask);
 	intern_free(&p->ids);
@@ -455,59 +480,6 @@ static void close_reader(struct sample_reader *r)
 	if (p->owns_store)
 		series_store_close(p->store);
 	free(p);
-}
-
-struct series_store *series_store_open(const char *url, enum sample_by by, char *err, size_t errlen)
-{
-	struct series_store *s = calloc(1, sizeof *s);
-
-	if (s == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	s->by = by;
-	if ((s->rest = rest_open(url, err, errlen)) == NULL) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-const char *series_store_url(const struct series_store *s)
-{
-	return rest_url(s->rest);
-}
-
-void series_store_close(struct series_store *s)
-{
-	if (s == NULL)
-		return;
-	series_index_free(s->index);
-	free(s->host);
-	rest_close(s->rest);
-	free(s);
-}
-
-int series_store_bounds(struct series_store *s, const char *host, double *first, double *last, char *err,
-			size_t errlen)
-{
-	const struct series_stream *streams;
-	int n;
-	int64_t lo = -1, hi = -1;
-
-	if ((streams = look_up(s, host, &n, err, errlen)) == NULL)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		if (streams[i].first_us < 0)
-			continue;
-		if (lo < 0 || streams[i].first_us < lo)
-			lo = streams[i].first_us;
-		if (streams[i].last_us > hi)
-			hi = streams[i].last_us;
-	}
-	*first = us_seconds(lo);
-	*last = us_seconds(hi);
-	return 0;
 }
 
 struct sample_reader *series_store_reader(struct series_store *s, const char *host, double start, double end,
@@ -535,12 +507,14 @@ struct sample_reader *series_store_reader(struct series_store *s, const char *ho
 	p->end_us = (int64_t)ceil(end * US) + 1;
 	p->next_us = p->start_us;
 	p->span_us = FIRST_SPAN_US;
-	if ((streams = look_up(s, host, &n, err, errlen)) == NULL)
+	if ((streams = series_store_look_up(s, host, &n, err, errlen)) == NULL)
 		goto fail;
 	if ((p->streams = calloc((size_t)n, sizeof *p->streams)) == NULL ||
 	    (p->ask = calloc((size_t)n, sizeof *p->ask)) == NULL)
 		goto oom;
 	p->nstreams = n;
+	p->host = streams;
+	p->last_k = -1;
 	for (int i = 0; i < n; i++) {
 		struct stream *st = &p->streams[i];
 
@@ -589,136 +563,11 @@ struct sample_reader *series_open_host(const char *url, const char *hostname, co
 	return &p->r;
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int append(char ***names, int *n, const char *name)
-{
-	char **grown = realloc(*names, (size_t)(*n + 1) * sizeof **names);
-	char clean[256];
-
-	if (grown == NULL)
-		return -1;
-	*names = grown;
-	printable_copy(clean, sizeof clean, name, strlen(name));
-	if ((grown[*n] = strdup(clean)) == NULL)
-		return -1;
-	(*n)++;
-	return 0;
-}
-
-/* Whether the index holds a series of capacity's for host. */
-static bool holds_capacity(const struct series_index *ix, const char *host)
-{
-	int n;
-	const struct series_stream *streams = series_index_host(ix, host, &n);
-
-	for (int i = 0; i < n; i++)
-		if (streams[i].figure == FIG_CAPACITY)
-			return true;
-	return false;
-}
-
-/* Without the fleet's index: whether host holds capacity's series, or
- * cannot be looked up (kept: its report names why). */
-static bool host_listed(struct series_store *s, const char *host)
-{
-	char why[256];
-	struct series_index *ix = index_of(s, host, why, sizeof why);
-
-	return ix == NULL || holds_capacity(ix, host);
-}
-
-int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
-		       size_t errlen)
-{
-	const char *params[] = { "names", "hostname", NULL };
-	bool fleetwide = true;
-	json_t *labels = rest_get(s->rest, "/series/labels", params, err, errlen), *names, *one;
-	size_t i;
-
-	*hosts = *odd = NULL;
-	*n = *nodd = 0;
-	if (labels == NULL)
-		return -1;
-	/* every host's series, looked up at once */
-	series_index_free(s->index);
-	free(s->host);
-	s->host = NULL;
-	if ((s->index = series_index_build(s->rest, s->by, NULL, err, errlen)) == NULL) {
-		/* (a host's metadata half lost, when a node of a clustered store
-		 * was lost while it was loaded, fails pmproxy's query of every
-		 * host's series: then each host is looked up alone) */
-		fleetwide = false;
-		err[0] = '\0';
-	}
-	names = json_object_get(labels, "hostname");
-	json_array_foreach(names, i, one) {
-		const char *name = json_string_value(one);
-		int sts = 0;
-
-		if (name == NULL)
-			continue;
-		if (!series_queryable(name))
-			sts = append(odd, nodd, name);
-		else if (fleetwide ? holds_capacity(s->index, name) : host_listed(s, name))
-			sts = append(hosts, n, name);
-		if (sts < 0) {
-			snprintf(err, errlen, "out of memory");
-			goto fail;
-		}
-	}
-	json_decref(labels);
-	if (*n > 1)
-		qsort(*hosts, (size_t)*n, sizeof **hosts, by_name);
-	if (*nodd > 1)
-		qsort(*odd, (size_t)*nodd, sizeof **odd, by_name);
-	return 0;
-fail:
-	json_decref(labels);
-	series_names_free(*hosts, *n);
-	series_names_free(*odd, *nodd);
-	*hosts = *odd = NULL;
-	*n = *nodd = 0;
-	return -1;
-}
-
 #else	/* built without libcurl or jansson */
 
 #include <stdio.h>
 
 #define NO_SERIES "this pcp-smtcpu was built without libcurl and jansson: --pmproxy is not available"
-
-struct series_store *series_store_open(const char *url, enum sample_by by, char *err, size_t errlen)
-{
-	(void)url, (void)by;
-	snprintf(err, errlen, NO_SERIES);
-	return NULL;
-}
-
-const char *series_store_url(const struct series_store *s)
-{
-	(void)s;
-	return "";
-}
-
-int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
-		       size_t errlen)
-{
-	(void)s, (void)hosts, (void)n, (void)odd, (void)nodd;
-	snprintf(err, errlen, NO_SERIES);
-	return -1;
-}
-
-int series_store_bounds(struct series_store *s, const char *host, double *first, double *last, char *err,
-			size_t errlen)
-{
-	(void)s, (void)host, (void)first, (void)last;
-	snprintf(err, errlen, NO_SERIES);
-	return -1;
-}
 
 struct sample_reader *series_store_reader(struct series_store *s, const char *host, double start, double end,
 					  char *err, size_t errlen)
@@ -736,16 +585,4 @@ struct sample_reader *series_open_host(const char *url, const char *hostname, co
 	return NULL;
 }
 
-void series_store_close(struct series_store *s)
-{
-	(void)s;
-}
-
 #endif
-
-void series_names_free(char **names, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}

@@ -1,0 +1,247 @@
+/*
+ * The store's lookups (series_store.h, series_samples.h): every host's
+ * series at once for a fleet, or one host's, and what they hold of it.
+ */
+#include "series_samples.h"
+
+#include <stdlib.h>
+
+#ifndef SMTCPU_NO_SERIES
+
+#include "printable.h"
+#include "series_store.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#define US 1000000
+
+static double us_seconds(int64_t us)
+{
+	return (double)(us / US) + (double)(us % US) / 1e6;
+}
+
+/* The index holding host's series: the fleet's, else one of its own. */
+static struct series_index *index_of(struct series_store *s, const char *host, char *err, size_t errlen)
+{
+	if (s->index && (s->host == NULL || strcmp(s->host, host) == 0))
+		return s->index;
+	series_index_free(s->index);
+	free(s->host);
+	s->index = NULL;
+	if ((s->host = strdup(host)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	return s->index = series_index_build(s->rest, s->by, host, err, errlen);
+}
+
+const struct series_stream *series_store_look_up(struct series_store *s, const char *host, int *n, char *err,
+						 size_t errlen)
+{
+	const struct series_stream *streams;
+	struct series_index *ix;
+	bool capacity = false;
+
+	if (!series_queryable(host)) {
+		char shown[256];
+
+		printable_copy(shown, sizeof shown, host, strlen(host));
+		snprintf(err, errlen, "%s: a host name no pmseries query can carry", shown);
+		return NULL;
+	}
+	if ((ix = index_of(s, host, err, errlen)) == NULL)
+		return NULL;
+	streams = series_index_host(ix, host, n);
+	for (int i = 0; i < *n; i++)
+		capacity |= streams[i].figure == FIG_CAPACITY && streams[i].first_us >= 0;
+	if (!capacity) {
+		snprintf(err, errlen, "%s: the store at %s holds no samples of smtcpu's metrics for the host (%s)",
+			 host, rest_url(s->rest), figure_metric(FIG_CAPACITY, s->by));
+		return NULL;
+	}
+	return streams;
+}
+
+struct series_store *series_store_open(const char *url, enum sample_by by, char *err, size_t errlen)
+{
+	struct series_store *s = calloc(1, sizeof *s);
+
+	if (s == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->by = by;
+	if ((s->rest = rest_open(url, err, errlen)) == NULL) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+const char *series_store_url(const struct series_store *s)
+{
+	return rest_url(s->rest);
+}
+
+void series_store_close(struct series_store *s)
+{
+	if (s == NULL)
+		return;
+	series_index_free(s->index);
+	free(s->host);
+	rest_close(s->rest);
+	free(s);
+}
+
+int series_store_bounds(struct series_store *s, const char *host, double *first, double *last, char *err,
+			size_t errlen)
+{
+	const struct series_stream *streams;
+	int n;
+	int64_t lo = -1, hi = -1;
+
+	if ((streams = series_store_look_up(s, host, &n, err, errlen)) == NULL)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		if (streams[i].first_us < 0)
+			continue;
+		if (lo < 0 || streams[i].first_us < lo)
+			lo = streams[i].first_us;
+		if (streams[i].last_us > hi)
+			hi = streams[i].last_us;
+	}
+	*first = us_seconds(lo);
+	*last = us_seconds(hi);
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int append(char ***names, int *n, const char *name)
+{
+	char **grown = realloc(*names, (size_t)(*n + 1) * sizeof **names);
+	char clean[256];
+
+	if (grown == NULL)
+		return -1;
+	*names = grown;
+	printable_copy(clean, sizeof clean, name, strlen(name));
+	if ((grown[*n] = strdup(clean)) == NULL)
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+/* Whether the index holds a series of capacity's for host. */
+static bool holds_capacity(const struct series_index *ix, const char *host)
+{
+	int n;
+	const struct series_stream *streams = series_index_host(ix, host, &n);
+
+	for (int i = 0; i < n; i++)
+		if (streams[i].figure == FIG_CAPACITY)
+			return true;
+	return false;
+}
+
+int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
+		       size_t errlen)
+{
+	const char *params[] = { "names", "hostname", NULL };
+	json_t *labels = rest_get(s->rest, "/series/labels", params, err, errlen), *names, *one;
+	size_t i;
+
+	*hosts = *odd = NULL;
+	*n = *nodd = 0;
+	if (labels == NULL)
+		return -1;
+	/* every host's series, looked up at once */
+	series_index_free(s->index);
+	free(s->host);
+	s->host = NULL;
+	if ((s->index = series_index_build(s->rest, s->by, NULL, err, errlen)) == NULL)
+		goto fail;
+	names = json_object_get(labels, "hostname");
+	json_array_foreach(names, i, one) {
+		const char *name = json_string_value(one);
+		int sts = 0;
+
+		if (name == NULL)
+			continue;
+		if (!series_queryable(name))
+			sts = append(odd, nodd, name);
+		else if (holds_capacity(s->index, name))
+			sts = append(hosts, n, name);
+		if (sts < 0) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+	}
+	json_decref(labels);
+	if (*n > 1)
+		qsort(*hosts, (size_t)*n, sizeof **hosts, by_name);
+	if (*nodd > 1)
+		qsort(*odd, (size_t)*nodd, sizeof **odd, by_name);
+	return 0;
+fail:
+	json_decref(labels);
+	series_names_free(*hosts, *n);
+	series_names_free(*odd, *nodd);
+	*hosts = *odd = NULL;
+	*n = *nodd = 0;
+	return -1;
+}
+
+#else	/* built without libcurl or jansson */
+
+#include <stdio.h>
+
+#define NO_SERIES "this pcp-smtcpu was built without libcurl and jansson: --pmproxy is not available"
+
+struct series_store *series_store_open(const char *url, enum sample_by by, char *err, size_t errlen)
+{
+	(void)url, (void)by;
+	snprintf(err, errlen, NO_SERIES);
+	return NULL;
+}
+
+const char *series_store_url(const struct series_store *s)
+{
+	(void)s;
+	return "";
+}
+
+int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
+		       size_t errlen)
+{
+	(void)s, (void)hosts, (void)n, (void)odd, (void)nodd;
+	snprintf(err, errlen, NO_SERIES);
+	return -1;
+}
+
+int series_store_bounds(struct series_store *s, const char *host, double *first, double *last, char *err,
+			size_t errlen)
+{
+	(void)s, (void)host, (void)first, (void)last;
+	snprintf(err, errlen, NO_SERIES);
+	return -1;
+}
+
+void series_store_close(struct series_store *s)
+{
+	(void)s;
+}
+
+#endif
+
+void series_names_free(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
