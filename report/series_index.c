@@ -41,7 +41,9 @@ struct build {
 						   host: its own, or its first instance */
 	int n, cap;
 	struct intern known;		/* the series' IDs, numbered as s (bounds: as at) */
-	struct intern naming;		/* named's IDs, numbered */
+	int *src;			/* [n] the number of its source, -1 none */
+	struct intern sources;		/* the sources' IDs, numbered */
+	struct intern naming;		/* the series whose labels are asked for, numbered */
 	int *naming_host;		/* [naming.n] the number of its hostname, -1 none */
 	/* bounds: the index's streams, and a request's series */
 	struct series_stream *at;
@@ -240,38 +242,79 @@ nomem:
 	return oom(err, errlen);
 }
 
-/* Each series' host, as its labels (or its first instance's) name it;
- * the instances of a host's metrics of one instance domain are the same
- * series, their labels asked for once. */
+static int descs_answer(void *arg, json_t *answer, char *err, size_t errlen)
+{
+	struct build *b = arg;
+	json_t *one;
+	size_t i;
+
+	json_array_foreach(answer, i, one) {
+		const char *series = json_string_value(json_object_get(one, "series"));
+		const char *source = json_string_value(json_object_get(one, "source"));
+		int k = series ? intern_find(&b->known, series) : -1;
+
+		if (k < 0 || source == NULL || !series_is_id(source) || b->src[k] >= 0)
+			continue;
+		if ((b->src[k] = intern(&b->sources, source)) < 0)
+			return oom(err, errlen);
+	}
+	return 0;
+}
+
+/* Each series' host.  Its source is the context it was logged from, the
+ * ID a hash of the context's labels (libpcp_web's util.c), hostname among
+ * them; so the labels of one series a source are asked for (its own, or
+ * where it has instances its first instance's: schema.c keeps them there),
+ * and name the host of every series of the source.  pmproxy looks up each
+ * label's every value for each series asked (query.c): a series a host,
+ * not one a figure. */
 static int hosts_of(struct build *b, char *err, size_t errlen)
 {
-	struct series_batching labels = { SERIES_PER_REQUEST, NULL, 0 };
-	const char **ids = malloc((size_t)(b->n ? b->n : 1) * sizeof *ids);
-	int n = 0, sts;
+	struct series_batching many = { SERIES_PER_REQUEST, NULL, 0 };
+	size_t room = (size_t)(b->n ? b->n : 1);
+	const char **ids = malloc(room * sizeof *ids);
+	int *naming_of = NULL, n = 0, sts = -1;
 
-	if (ids == NULL || (b->naming_host = malloc((size_t)(b->n ? b->n : 1) * sizeof *b->naming_host)) == NULL) {
-		free(ids);
-		return oom(err, errlen);
-	}
+	if (ids == NULL || (b->src = malloc(room * sizeof *b->src)) == NULL ||
+	    (b->naming_host = malloc(room * sizeof *b->naming_host)) == NULL)
+		goto nomem;
 	for (int k = 0; k < b->n; k++) {
-		int j;
-
-		if (b->named[k][0] == '\0')
-			continue;	/* (instances not known: nobody's) */
-		if ((j = intern(&b->naming, b->named[k])) < 0) {
-			free(ids);
-			return oom(err, errlen);
-		}
-		if (j == n) {
-			b->naming_host[n] = -1;
-			ids[n++] = b->named[k];
-		}
+		ids[k] = b->s[k].id;
+		b->src[k] = -1;
 	}
-	sts = series_json(b->ix->rest, "/series/labels", ids, n, &labels, NULL, labels_answer, b, err, errlen);
+	if (series_json(b->ix->rest, "/series/descs", ids, b->n, &many, NULL, descs_answer, b, err, errlen) < 0)
+		goto out;
+	if ((naming_of = malloc((size_t)(b->sources.n ? b->sources.n : 1) * sizeof *naming_of)) == NULL)
+		goto nomem;
+	for (int j = 0; j < b->sources.n; j++)
+		naming_of[j] = -1;
+	/* (a series' own labels first, an instance's where none has them) */
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < b->n; k++) {
+			int j = b->src[k];
+
+			if (j < 0 || naming_of[j] >= 0 || b->named[k][0] == '\0' ||
+			    figure_has_instances(b->s[k].figure) != (pass == 1))
+				continue;
+			if ((naming_of[j] = intern(&b->naming, b->named[k])) < 0)
+				goto nomem;
+			if (naming_of[j] == n) {
+				b->naming_host[n] = -1;
+				ids[n++] = b->named[k];
+			}
+		}
+	if (series_json(b->ix->rest, "/series/labels", ids, n, &many, NULL, labels_answer, b, err, errlen) < 0)
+		goto out;
+	for (int k = 0; k < b->n; k++)
+		if (b->src[k] >= 0 && naming_of[b->src[k]] >= 0)
+			b->host[k] = b->naming_host[naming_of[b->src[k]]];
+	sts = 0;
+	goto out;
+nomem:
+	oom(err, errlen);
+out:
 	free(ids);
-	for (int k = 0; sts == 0 && k < b->n; k++)
-		if (b->named[k][0] != '\0')
-			b->host[k] = b->naming_host[intern_find(&b->naming, b->named[k])];
+	free(naming_of);
 	return sts;
 }
 
@@ -442,9 +485,11 @@ out:
 	free(b.weights);
 	free(b.early);
 	free(b.named);
+	free(b.src);
 	free(b.naming_host);
 	intern_free(&b.known);
 	intern_free(&b.naming);
+	intern_free(&b.sources);
 	if (sts < 0) {
 		series_index_free(ix);
 		return NULL;
