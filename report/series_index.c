@@ -6,9 +6,9 @@
 #include "series_index.h"
 #include "intern.h"
 #include "pmproxy_json.h"
+#include "series_times.h"
 
 #include <ctype.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +16,6 @@
 /* An instances answer lists each of a series' instances, some 200 bytes
  * each: a host of 2048 CPUs' smt.busy_cpu is 400 kB. */
 #define INSTANCES_PER_REQUEST 32
-/* How far past a host's first sample of capacity its other series are
- * looked for first: a few samples at pmlogger's intervals. */
-#define PAST_ANCHOR_US ((int64_t)600 * 1000000)
 
 struct series_index {
 	struct rest *rest;
@@ -40,17 +37,11 @@ struct build {
 	char (*named)[SERIES_ID_LEN + 1];	/* [n] the series whose labels name its
 						   host: its own, or its first instance */
 	int n, cap;
-	struct intern known;		/* the series' IDs, numbered as s (bounds: as at) */
+	struct intern known;		/* the series' IDs, numbered as s */
 	int *src;			/* [n] the number of its source, -1 none */
 	struct intern sources;		/* the sources' IDs, numbered */
 	struct intern naming;		/* the series whose labels are asked for, numbered */
 	int *naming_host;		/* [naming.n] the number of its hostname, -1 none */
-	/* bounds: the index's streams, and a request's series */
-	struct series_stream *at;
-	const char **ids;
-	int *weights;			/* ids[i]'s values at one time */
-	int64_t *early;			/* at[k]'s first time, -1 none */
-	bool latest;			/* the answer is of the latest times, else the first */
 };
 
 bool series_queryable(const char *name)
@@ -156,30 +147,6 @@ static int labels_answer(void *arg, json_t *answer, char *err, size_t errlen)
 		if ((b->naming_host[j] = intern(&b->ix->hosts, host)) < 0)
 			return oom(err, errlen);
 	}
-	return 0;
-}
-
-static int bounds_value(void *arg, const struct pmproxy_value *v, char *err, size_t errlen)
-{
-	struct build *b = arg;
-	int k = v->series ? intern_find(&b->known, v->series) : -1;
-	struct series_stream *st;
-	int64_t us;
-
-	(void)err, (void)errlen;
-	if (k < 0 || v->stamp == NULL || pmproxy_stamp(v->stamp, &us) < 0)
-		return 0;
-	st = &b->at[k];
-	if (!b->latest) {
-		if (b->early[k] < 0 || us < b->early[k])
-			b->early[k] = us;
-		return 0;
-	}
-	/* (its first time too, where the first's answer has none) */
-	if (st->first_us < 0 || us < st->first_us)
-		st->first_us = us;
-	if (us > st->last_us)
-		st->last_us = us;
 	return 0;
 }
 
@@ -363,99 +330,6 @@ static int by_host(struct build *b, char *err, size_t errlen)
 	return 0;
 }
 
-/* A stream's values at one time. */
-static int weight(const struct series_stream *st)
-{
-	return st->ninstances > 0 ? st->ninstances : 1;
-}
-
-/* ids[0..n) of the index's streams: their values' times into bounds_value. */
-static int times_of(struct build *b, const char **ids, int n, const int *weights, const char *const *window,
-		    bool latest, char *err, size_t errlen)
-{
-	struct series_batching times = { SERIES_PER_REQUEST, weights, SERIES_VALUES_PER_ANSWER };
-
-	b->latest = latest;
-	return n ? series_values(b->ix->rest, ids, n, &times, window, bounds_value, b, err, errlen) : 0;
-}
-
-/* Each stream's first and last time.  The latest is cheap to ask for
- * (XREVRANGE, COUNT 1); the first costs pmproxy a read of the series up to
- * the time asked for (XRANGE has no COUNT there).  So a host's capacity
- * series is read whole for its first time, the anchor, and its other
- * series up to a little past the anchor, where they begin but in odd cases
- * (the services' a sample later: none before a service has run), and only
- * those that begin later are read whole. */
-static int bounds(struct build *b, char *err, size_t errlen)
-{
-	struct series_index *ix = b->ix;
-	size_t room = (size_t)(ix->nstreams ? ix->nstreams : 1);
-	const char *whole[] = { "start", "0", "samples", "1", NULL };
-	char upto[32];
-	const char *anchored[] = { "start", "0", "finish", upto, "samples", "1", NULL };
-	int n = 0, *anchor, sts = -1;
-
-	intern_free(&b->known);
-	b->at = ix->streams;
-	if ((b->ids = malloc(room * sizeof *b->ids)) == NULL || (b->weights = malloc(room * sizeof *b->weights)) == NULL ||
-	    (b->early = malloc(room * sizeof *b->early)) == NULL ||
-	    (anchor = calloc((size_t)ix->hosts.n + 1, sizeof *anchor)) == NULL)
-		return oom(err, errlen);
-	for (int k = 0; k < ix->nstreams; k++) {
-		if (intern(&b->known, ix->streams[k].id) != k)
-			goto nomem;	/* (each series once: collect) */
-		b->ids[k] = ix->streams[k].id;
-		b->weights[k] = weight(&ix->streams[k]);
-		b->early[k] = -1;
-	}
-	if (times_of(b, b->ids, ix->nstreams, b->weights, NULL, true, err, errlen) < 0)
-		goto out;
-	/* the anchors: each host's first capacity series with a time */
-	for (int h = 0; h < ix->hosts.n; h++) {
-		anchor[h] = -1;
-		for (int k = ix->first[h]; k < ix->first[h] + ix->count[h] && anchor[h] < 0; k++)
-			if (ix->streams[k].figure == FIG_CAPACITY && ix->streams[k].last_us >= 0)
-				b->ids[n++] = ix->streams[anchor[h] = k].id;
-	}
-	if (times_of(b, b->ids, n, NULL, whole, false, err, errlen) < 0)
-		goto out;
-	for (int h = 0; h < ix->hosts.n; h++) {
-		int a = anchor[h], f = ix->first[h];
-
-		n = 0;
-		for (int k = f; a >= 0 && b->early[a] >= 0 && k < f + ix->count[h]; k++)
-			if (k != a && ix->streams[k].last_us >= 0) {
-				b->weights[n] = weight(&ix->streams[k]);
-				b->ids[n++] = ix->streams[k].id;
-			}
-		if (n == 0)
-			continue;
-		snprintf(upto, sizeof upto, "%" PRId64 ".%06" PRId64, (b->early[a] + PAST_ANCHOR_US) / 1000000,
-			 (b->early[a] + PAST_ANCHOR_US) % 1000000);
-		if (times_of(b, b->ids, n, b->weights, anchored, false, err, errlen) < 0)
-			goto out;
-	}
-	n = 0;
-	for (int h = 0; h < ix->hosts.n; h++)
-		for (int k = ix->first[h]; k < ix->first[h] + ix->count[h]; k++)
-			if (k != anchor[h] && ix->streams[k].last_us >= 0 && b->early[k] < 0) {
-				b->weights[n] = weight(&ix->streams[k]);
-				b->ids[n++] = ix->streams[k].id;
-			}
-	if (times_of(b, b->ids, n, b->weights, whole, false, err, errlen) < 0)
-		goto out;
-	for (int k = 0; k < ix->nstreams; k++)
-		if (b->early[k] >= 0)
-			ix->streams[k].first_us = b->early[k];
-	sts = 0;
-	goto out;
-nomem:
-	oom(err, errlen);
-out:
-	free(anchor);
-	return sts;
-}
-
 struct series_index *series_index_build(struct rest *r, enum sample_by by, const char *host, char *err,
 					size_t errlen)
 {
@@ -475,15 +349,13 @@ struct series_index *series_index_build(struct rest *r, enum sample_by by, const
 	for (int f = 0; f < NFIGURES; f++)
 		if (collect(&b, (enum figure)f, figure_metric((enum figure)f, by), host, err, errlen) < 0)
 			goto out;
-	if (describe(&b, host == NULL, err, errlen) < 0 || by_host(&b, err, errlen) < 0 || bounds(&b, err, errlen) < 0)
+	if (describe(&b, host == NULL, err, errlen) < 0 || by_host(&b, err, errlen) < 0 ||
+	    series_times(r, ix->streams, ix->nstreams, ix->first, ix->count, ix->hosts.n, err, errlen) < 0)
 		goto out;
 	sts = 0;
 out:
 	free(b.s);
 	free(b.host);
-	free(b.ids);
-	free(b.weights);
-	free(b.early);
 	free(b.named);
 	free(b.src);
 	free(b.naming_host);

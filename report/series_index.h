@@ -3,10 +3,10 @@
  * figure's metric (one a host, or more where its metadata changed), with
  * the series' first and last time and its instances' names.  For one host
  * its metrics' queries name the host; for a fleet each metric is one query
- * of every host's series, told apart by their hostname label, and the
- * instances and times are asked for many series a request
- * (series_batch.h), so that the fleet's lookups cost a few dozen requests
- * however many hosts it has.
+ * of every host's series, told apart by the hostname label of their
+ * source, and the instances, sources and times (series_times.h) are asked
+ * for many series a request (series_batch.h), so that the fleet's lookups
+ * cost a few dozen requests however many hosts it has.
  */
 #ifndef SMTCPU_SERIES_INDEX_H
 #define SMTCPU_SERIES_INDEX_H
