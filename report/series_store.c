@@ -137,22 +137,31 @@ static int append(char ***names, int *n, const char *name)
 	return 0;
 }
 
-/* Whether the index holds a series of capacity's for host. */
-static bool holds_capacity(const struct series_index *ix, const char *host)
+/* Whether the index holds any of smtcpu's series for host: one that lacks
+ * capacity's is kept, for its report to name what it lacks. */
+static bool holds_figures(const struct series_index *ix, const char *host)
 {
 	int n;
-	const struct series_stream *streams = series_index_host(ix, host, &n);
 
-	for (int i = 0; i < n; i++)
-		if (streams[i].figure == FIG_CAPACITY)
-			return true;
-	return false;
+	series_index_host(ix, host, &n);
+	return n > 0;
+}
+
+/* The same, without the fleet's index: a host that cannot be looked up is
+ * kept, for its report to say why. */
+static bool host_listed(struct series_store *s, const char *host)
+{
+	char why[256];
+	struct series_index *ix = index_of(s, host, why, sizeof why);
+
+	return ix == NULL || holds_figures(ix, host);
 }
 
 int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
 		       size_t errlen)
 {
 	const char *params[] = { "names", "hostname", NULL };
+	bool fleetwide = true;
 	json_t *labels = rest_get(s->rest, "/series/labels", params, err, errlen), *names, *one;
 	size_t i;
 
@@ -164,8 +173,13 @@ int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***od
 	series_index_free(s->index);
 	free(s->host);
 	s->host = NULL;
-	if ((s->index = series_index_build(s->rest, s->by, NULL, err, errlen)) == NULL)
-		goto fail;
+	if ((s->index = series_index_build(s->rest, s->by, NULL, err, errlen)) == NULL) {
+		/* (a host's metadata half lost, when a node of a clustered store
+		 * was lost while it was loaded, fails pmproxy's query of every
+		 * host's series: then each host is looked up alone) */
+		fleetwide = false;
+		err[0] = '\0';
+	}
 	names = json_object_get(labels, "hostname");
 	json_array_foreach(names, i, one) {
 		const char *name = json_string_value(one);
@@ -175,7 +189,7 @@ int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***od
 			continue;
 		if (!series_queryable(name))
 			sts = append(odd, nodd, name);
-		else if (holds_capacity(s->index, name))
+		else if (fleetwide ? holds_figures(s->index, name) : host_listed(s, name))
 			sts = append(hosts, n, name);
 		if (sts < 0) {
 			snprintf(err, errlen, "out of memory");
