@@ -32,6 +32,10 @@ struct day {
 	double physc, entitled, entc_pct, pool_idle;	/* NAN where not an LPAR */
 };
 
+/* A day's figures on a CSV row, used to pool_idle, and their decimals. */
+#define DAY_FIGURES 7
+#define DAY_CSV_DECIMALS ((const int[DAY_FIGURES]){ 6, 6, 6, 6, 6, 4, 6 })
+
 /* One covered interval's use, for a percentile. */
 struct use_sample { int day; double start, seconds, used, physc; };
 

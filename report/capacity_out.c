@@ -114,23 +114,12 @@ static void print_csv(FILE *f, const struct capacity_report *c)
 		"capacity_cores[cores],physc[cores],entitlement[cores],entc[%%],pool_idle_cores[cores]\n");
 	for (int i = 0; i < c->ndays; i++) {
 		const struct day *d = &c->days[i];
+		const double v[DAY_FIGURES] = { d->used, d->left, d->cap, d->physc, d->entitled, d->entc_pct,
+						d->pool_idle };
 
 		fprintf(f, "%s,%.4f,", d->date, d->covered_h);
 		out_figure(f, d->have ? d->peak_start : NAN, 0, 0, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->used, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->left, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->cap, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->physc, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->entitled, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->entc_pct, 0, 4, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->pool_idle, 0, 6, OUT_CSV);
+		out_csv_figures(f, v, DAY_CSV_DECIMALS, DAY_FIGURES);
 		fputc('\n', f);
 	}
 }

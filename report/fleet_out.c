@@ -3,6 +3,7 @@
  * one-host reports (capacity_out.c, chargeback_out.c), with the host's name.
  */
 #include "fleet_out.h"
+#include "capacity.h"
 
 #include <math.h>
 #include <string.h>
@@ -169,24 +170,13 @@ static void capacity_csv(FILE *f, const struct fleet *fl, int n)
 		"physc[cores],entitlement[cores],entc[%%],pool_idle_cores[cores]\n");
 	for (int i = 0; i < n; i++) {
 		const struct fleet_day *d = &fl->days[i];
+		const double v[DAY_FIGURES] = { d->used, d->left, d->cap, d->physc, d->entitled, d->entc_pct,
+						d->pool_idle };
 
 		out_csv_string(f, fl->hosts[d->host].name);
 		fprintf(f, ",%s,", d->date);
 		out_figure(f, d->peak_start, 0, 0, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->used, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->left, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->cap, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->physc, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->entitled, 0, 6, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->entc_pct, 0, 4, OUT_CSV);
-		fputc(',', f);
-		out_figure(f, d->pool_idle, 0, 6, OUT_CSV);
+		out_csv_figures(f, v, DAY_CSV_DECIMALS, DAY_FIGURES);
 		fputc('\n', f);
 	}
 }

@@ -65,6 +65,14 @@ void out_figure(FILE *f, double v, int width, int decimals, enum out_format form
 		fprintf(f, "%*.*f", width, decimals, v);
 }
 
+void out_csv_figures(FILE *f, const double *v, const int *decimals, int n)
+{
+	for (int i = 0; i < n; i++) {
+		fputc(',', f);
+		out_figure(f, v[i], 0, decimals[i], OUT_CSV);
+	}
+}
+
 void out_gap_text(FILE *f, const char *host, const struct gap *g)
 {
 	char a[32], b[32];
