@@ -6,7 +6,8 @@
  * of every host's series, told apart by the hostname label of their
  * source, and the instances, sources and times (series_times.h) are asked
  * for many series a request (series_batch.h), so that the fleet's lookups
- * cost a few dozen requests however many hosts it has.
+ * cost a few dozen requests however many hosts it has, and one a host for
+ * the first times.
  */
 #ifndef SMTCPU_SERIES_INDEX_H
 #define SMTCPU_SERIES_INDEX_H
