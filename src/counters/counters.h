@@ -50,6 +50,19 @@ struct ctr_backend {
 /* The perf_event_open backend, with room for max_groups open groups. */
 struct ctr_backend *ctr_perf_new(int max_groups);
 
+/* The file descriptors of a perf backend's group, its leader first, in
+ * fd[CTR_GROUP_MAX]: how many. */
+int ctr_perf_group_fds(const struct ctr_backend *perf, int handle, int *fd);
+
+/* The local-read backend (counters_local.c): perf's groups, each CPU's read
+ * on that CPU by a BPF program every period_ms, carried to the pass.  NULL
+ * with why where the program cannot be loaded (no CAP_BPF, an old kernel). */
+struct ctr_backend *ctr_local_new(int max_groups, int ncpus, unsigned period_ms, char *why, size_t whysize);
+
+/* Of a local-read backend, the groups read from the pass's CPU instead (no
+ * timer on theirs, or the program could not read them); -1 for another. */
+int ctr_local_direct(const struct ctr_backend *b);
+
 /* The replay backend over a trace file (format in replay_trace.h).
  * Returns NULL with why filled in when the file cannot be used. */
 struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, size_t whysize);
@@ -61,6 +74,11 @@ int ctr_replay_ended(const struct ctr_backend *b);
  * (when not empty), or perf_event_open.  NULL with why ("replay: ...",
  * "out of memory ...") when it cannot be had. */
 struct ctr_backend *ctr_backend_new(const char *replay, int max_groups, char *why, size_t whysize);
+
+/* The same for counters read on every CPU: the local-read backend where
+ * its program loads (how says so), else perf_event_open (how says why). */
+struct ctr_backend *ctr_backend_new_local(const char *replay, int max_groups, int ncpus, unsigned period_ms,
+					  char *how, size_t howsize, char *why, size_t whysize);
 
 /* What an open's -errno means for counting, in words (the one wording of
  * every source that counts), in buf; returns buf. */

@@ -33,6 +33,25 @@ struct ctr_backend *ctr_backend_new(const char *replay, int max_groups, char *wh
 	return b;
 }
 
+struct ctr_backend *ctr_backend_new_local(const char *replay, int max_groups, int ncpus, unsigned period_ms,
+					  char *how, size_t howsize, char *why, size_t whysize)
+{
+	char refused[200];
+	struct ctr_backend *b;
+
+	how[0] = '\0';
+	if (replay && replay[0])
+		return ctr_backend_new(replay, max_groups, why, whysize);
+	if ((b = ctr_local_new(max_groups, ncpus, period_ms, refused, sizeof refused)) != NULL) {
+		snprintf(how, howsize, "each CPU's counters read on that CPU by a BPF program every %u ms",
+			 period_ms ? period_ms : 1000);
+		return b;
+	}
+	snprintf(how, howsize, "counters read from one CPU, an interrupt to each CPU a group (BPF refused: %s)",
+		 refused);
+	return ctr_backend_new(NULL, max_groups, why, whysize);
+}
+
 const char *ctr_open_error(int err, char *buf, size_t size)
 {
 	long paranoid;

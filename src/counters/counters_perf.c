@@ -119,6 +119,16 @@ static void perf_destroy(struct ctr_backend *b)
 	free(pb);
 }
 
+int ctr_perf_group_fds(const struct ctr_backend *b, int handle, int *fd)
+{
+	const struct perf_backend *pb = (const struct perf_backend *)b;
+
+	if (handle < 0 || handle >= pb->max)
+		return 0;
+	memcpy(fd, pb->group[handle].fd, (size_t)pb->group[handle].n * sizeof *fd);
+	return pb->group[handle].n;
+}
+
 static const struct ctr_backend_ops perf_ops = {
 	perf_open_group, perf_read_group, perf_close_group, perf_begin_pass, perf_destroy
 };

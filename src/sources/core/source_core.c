@@ -125,7 +125,7 @@ static int core_source_init(const struct source_ctx *ctx, void *state)
 {
 	struct core_state *st = state;
 	struct corectr_group_spec spec[CORECTR_MAX_GROUPS];
-	char why[256], words[CTR_ERROR_LEN];
+	char why[256], how[256], words[CTR_ERROR_LEN];
 	int ngroups, sts;
 
 	memset(spec, 0, sizeof spec);
@@ -147,8 +147,8 @@ static int core_source_init(const struct source_ctx *ctx, void *state)
 		set_status(ctx, st);
 		return 0;
 	}
-	st->backend = ctr_backend_new(ctx->config->replay, CORE_BACKEND_GROUPS(ctx->topo->ncpus), why,
-				      sizeof why);
+	st->backend = ctr_backend_new_local(ctx->config->replay, CORE_BACKEND_GROUPS(ctx->topo->ncpus),
+					    ctx->topo->ncpus, ctx->config->period_ms, how, sizeof how, why, sizeof why);
 	if (!st->backend) {
 		snprintf(st->init_status, sizeof st->init_status, "%s", why);
 		set_status(ctx, st);
@@ -165,7 +165,7 @@ static int core_source_init(const struct source_ctx *ctx, void *state)
 		snprintf(st->init_status, sizeof st->init_status, "some groups not counted: %s (%s)",
 			 ctr_open_error(st->ctr.error, words, sizeof words), st->ctr.why);
 	else
-		snprintf(st->init_status, sizeof st->init_status, "%s", st->plan.why);
+		snprintf(st->init_status, sizeof st->init_status, "%s%s%s", st->plan.why, how[0] ? "; " : "", how);
 	set_status(ctx, st);
 	return 0;
 }
