@@ -18,6 +18,15 @@
  *       process spinning on CPU 0: the reads' own time, and the share of
  *       the spinner's time they take, as microseconds a read.  Prints
  *         local_us L remote_us R target_us T idle_target_us I
+ *   agent localread MEMBERS N
+ *       the core counters read on their own CPU (counters_local.c), by
+ *       their parts, with MEMBERS software events a CPU in groups of up to
+ *       six (as the core source's): the program's ns a timer tick by the
+ *       kernel's BPF statistics; what a process spinning on CPU 0 loses a
+ *       tick (the timer's interrupt and the program) against no timer; the
+ *       pass's one lookup of every CPU's readings (N times), and the bytes
+ *       it copies a CPU.  Prints
+ *         prog_ns P tick_us T lookup_us L cpus C bytes_cpu B
  *   agent schedcores NCPUS N
  *       the software PURR's maps made for NCPUS CPUs, 8 to a core, and the
  *       sampling pass's read of every core record (one batch) timed N
@@ -39,6 +48,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "local_read_abi.h"
 #include "log.h"
 #include "sampler.h"
 #include "config.h"
@@ -201,6 +211,122 @@ out:
 	return sts;
 }
 
+/* The local-read program this process loaded last (the highest ID of that
+ * name: an agent running on the machine may hold one too). */
+static int local_prog(void)
+{
+	__u32 id = 0, best = 0;
+
+	while (bpf_prog_get_next_id(id, &id) == 0) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof info;
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && strcmp(info.name, "read_local") == 0)
+			best = id;
+		close(fd);
+	}
+	return best ? bpf_prog_get_fd_by_id(best) : -1;
+}
+
+/* members software events on each online CPU, in groups of up to six, read
+ * locally every period_ms: the backend, or NULL. */
+static struct ctr_backend *local_groups(int members, unsigned period_ms, int only_cpu)
+{
+	static const uint64_t sw[] = { PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK,
+				       PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_CONTEXT_SWITCHES,
+				       PERF_COUNT_SW_CPU_MIGRATIONS, PERF_COUNT_SW_PAGE_FAULTS_MIN };
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char why[256];
+	struct ctr_backend *b = ctr_local_new((int)ncpus * 8, (int)ncpus, period_ms, why, sizeof why);
+
+	if (b == NULL) {
+		fprintf(stderr, "agent: the local reads: %s\n", why);
+		return NULL;
+	}
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		if (only_cpu >= 0 && cpu != only_cpu)
+			continue;
+		for (int left = members; left > 0; left -= 6) {
+			struct ctr_event ev[6];
+			int n = left < 6 ? left : 6;
+
+			for (int i = 0; i < n; i++)
+				ev[i] = (struct ctr_event){ PERF_TYPE_SOFTWARE, { sw[i], 0, 0 } };
+			if (b->ops->open_group(b, cpu, ev, n) < 0 || ctr_local_direct(b) != 0) {
+				fprintf(stderr, "agent: a group on cpu%d not read locally: %s\n", cpu, b->why);
+				b->ops->destroy(b);
+				return NULL;
+			}
+		}
+	}
+	return b;
+}
+
+static int localread(int members, int n)
+{
+	struct ctr_backend *b;
+	volatile uint64_t *turns;
+	double lookup[BATCHES], lost[9], prog_ns;
+	uint64_t ns0, calls0, ns1, calls1;
+	int stats = bpf_enable_stats(BPF_STATS_RUN_TIME), fd, per = n / BATCHES > 0 ? n / BATCHES : 1;
+	pid_t spinner;
+
+	smt_log_set_sink(bench_quiet);
+	if (stats < 0) {
+		fprintf(stderr, "agent: BPF statistics: %s\n", strerror(errno));
+		return 1;
+	}
+	/* the program a tick, and the lookup, on every CPU at 10 ms */
+	if ((b = local_groups(members, 10, -1)) == NULL || (fd = local_prog()) < 0 ||
+	    prog_stats(fd, &ns0, &calls0) < 0) {
+		fprintf(stderr, "agent: the local-read program is not to be found\n");
+		return 1;
+	}
+	usleep(1000000);
+	if (prog_stats(fd, &ns1, &calls1) < 0 || calls1 <= calls0) {
+		fprintf(stderr, "agent: the local-read program did not run\n");
+		return 1;
+	}
+	prog_ns = (double)(ns1 - ns0) / (double)(calls1 - calls0);
+	close(fd);
+	for (int k = 0; k < BATCHES; k++) {
+		double start = now();
+
+		for (int i = 0; i < per; i++)
+			b->ops->begin_pass(b);
+		lookup[k] = (now() - start) / per;
+	}
+	b->ops->destroy(b);
+	close(stats);
+	/* a spinner on CPU 0 with a 1 ms timer there, and without, in turn */
+	turns = mmap(NULL, sizeof *turns, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (turns == MAP_FAILED || pin(1) < 0 || (spinner = start_spinner(turns)) < 0) {
+		perror("agent: the spinner");
+		return 1;
+	}
+	for (int k = 0; k < 9; k++) {
+		long none;
+		double before = turns_in(turns, NULL, 0, 0.2, 0, &none), during, after;
+
+		if ((b = local_groups(members, 1, 0)) == NULL) {
+			stop(&spinner, 1);
+			return 1;
+		}
+		during = turns_in(turns, NULL, 0, 0.2, 0, &none);
+		b->ops->destroy(b);
+		after = turns_in(turns, NULL, 0, 0.2, 0, &none);
+		/* 1000 ticks a second: the share lost, a tick */
+		lost[k] = ((before + after) / 2 - during) / ((before + after) / 2) / 1000 * 1e6;
+	}
+	stop(&spinner, 1);
+	printf("prog_ns %.1f tick_us %.2f lookup_us %.2f cpus %ld bytes_cpu %zu\n", prog_ns, median(lost, 9),
+	       median(lookup, BATCHES) * 1e6, sysconf(_SC_NPROCESSORS_CONF), sizeof(struct lr_cpu));
+	return 0;
+}
+
 static int schedcores(int ncpus, int n)
 {
 	struct sched_purr sp;
@@ -243,9 +369,11 @@ int main(int argc, char **argv)
 		return pass(argv[2], atoi(argv[3]), argc >= 5 ? argv[4] : NULL, argc == 6);
 	if (argc == 3 && strcmp(argv[1], "ipi") == 0)
 		return ipi(atoi(argv[2]));
+	if (argc == 4 && strcmp(argv[1], "localread") == 0)
+		return localread(atoi(argv[2]), atoi(argv[3]));
 	if (argc == 4 && strcmp(argv[1], "schedcores") == 0)
 		return schedcores(atoi(argv[2]), atoi(argv[3]));
 	fprintf(stderr, "usage: agent pass ROOT N [CONFIG [ask]] | agent ipi N | "
-		"agent schedcores NCPUS N\n");
+		"agent localread MEMBERS N | agent schedcores NCPUS N\n");
 	return 2;
 }

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The floor the software PURR is measured against (make bench): a tp_btf
- * program on the same sched_switch tracepoint that does the least a
- * program can, a count into a per-CPU array.  What smtcpu's program costs
- * above it is its own work; what this one costs is the way in and out.
+ * The floors the software PURR is measured against (make bench), tp_btf
+ * programs on the same sched_switch tracepoint: floor_switch does the
+ * least a program can, a count into a per-CPU array, and so costs the way
+ * in and out; timed_switch the least a program that times switches can,
+ * a count, one clock read and a per-CPU sum of the time between switches.
+ * What smtcpu's program costs above the second is its own work.
  */
 #include <linux/bpf.h>
 #include <linux/types.h>
@@ -29,5 +31,33 @@ int BPF_PROG(floor_switch, _Bool preempt, struct task_struct *prev, struct task_
 
 	if (n)
 		(*n)++;
+	return 0;
+}
+
+struct timed {
+	__u64 switches, last_ns, sum_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct timed);
+} timed SEC(".maps");
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(timed_switch, _Bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 zero = 0;
+	struct timed *t = bpf_map_lookup_elem(&timed, &zero);
+	__u64 now;
+
+	if (t == NULL)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (t->last_ns)
+		t->sum_ns += now - t->last_ns;
+	t->last_ns = now;
+	t->switches++;
 	return 0;
 }

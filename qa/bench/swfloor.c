@@ -1,16 +1,18 @@
 /*
- * The software PURR against its floor, for make bench: smtcpu's sched_switch
- * program beside a trivial one on the same tracepoint (floor.bpf.c: a count
- * into a per-CPU array), under three loads.
+ * The software PURR against its floors, for make bench: smtcpu's sched_switch
+ * program beside two trivial ones on the same tracepoint (floor.bpf.c: a
+ * count into a per-CPU array; a count, a clock read and a sum, the least a
+ * program that times switches can do), under four loads.
  *
  *   swfloor ROUNDS RUNS [stats]
  *
  * Each load, with CPUs 0 and 1 passing a byte back and forth ROUNDS times
  * over two pipes (pingpong.h):
- *   by the kernel's BPF statistics: both programs attached together, so
- *     they run at the same switches, and each one's ns a call in each of
- *     RUNS runs: the medians, and the median of the runs' ratios (the
- *     statistics add a clock read either side of every call, to both);
+ *   by the kernel's BPF statistics: the three programs attached together,
+ *     so they run at the same switches, and each one's ns a call in each
+ *     of RUNS runs: the medians, and the medians of the runs' ratios of
+ *     smtcpu's to each floor (the statistics add a clock read either side
+ *     of every call, to all three);
  *   end to end: the round trip with nothing attached, with the floor alone
  *     and with smtcpu's alone, RUNS times in turn; the ns each adds a
  *     switch, and the noise, half the interquartile range of the bare runs.
@@ -23,11 +25,11 @@
  *   threads two threads of one process passing a byte back and forth on
  *           CPU 1 throughout (switches from a thread to its sibling).
  * One line a load:
- *   load NAME floor_ns F smtcpu_ns S stat_x S/F rtt_off_ns R switches W
- *   e2e_floor_ns A e2e_smtcpu_ns B noise_ns N
+ *   load NAME floor_ns F timed_ns T smtcpu_ns S stat_x S/F timed_x S/T
+ *   rtt_off_ns R switches W e2e_floor_ns A e2e_smtcpu_ns B noise_ns N
  * or with "stats", by the statistics alone (for trying a change to the
  * program quickly):
- *   load NAME floor_ns F smtcpu_ns S stat_x S/F
+ *   load NAME floor_ns F timed_ns T smtcpu_ns S stat_x S/F timed_x S/T
  */
 #include "pingpong.h"
 
@@ -225,43 +227,69 @@ static double quartile(double *v, int n, int q)
 	return v[(n - 1) * q / 4];
 }
 
-/* Both programs attached: each one's ns a call over the same switches, in
- * each of RUNS runs; the medians, and the median of the runs' ratios. */
-static int by_statistics(const struct load *l, const struct pingpong *p, int rounds, int runs,
-			 double *floor_ns, double *smtcpu_ns, double *ratio)
+/* The floor programs loaded, the bare one attached, the timed one too if
+ * asked: NULL, said, where they cannot be. */
+static struct swfloor_bpf *floors_on(bool timed)
 {
-	double fl[MAX_RUNS], on[MAX_RUNS], x[MAX_RUNS], ns, sw;
+	struct swfloor_bpf *f = swfloor_bpf__open_and_load();
+
+	if (f == NULL || (f->links.floor_switch = bpf_program__attach(f->progs.floor_switch)) == NULL ||
+	    (timed && (f->links.timed_switch = bpf_program__attach(f->progs.timed_switch)) == NULL)) {
+		fprintf(stderr, "swfloor: the floor programs: %s\n", strerror(errno));
+		swfloor_bpf__destroy(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* A program's ns a call between two readings of its statistics. */
+struct prog_span { int fd; uint64_t ns0, n0, ns1, n1; };
+
+static int span_begin(struct prog_span *s) { return prog_stats(s->fd, &s->ns0, &s->n0); }
+static int span_end(struct prog_span *s)
+{
+	return prog_stats(s->fd, &s->ns1, &s->n1) < 0 || s->n1 <= s->n0 ? -1 : 0;
+}
+static double span_ns(const struct prog_span *s) { return (double)(s->ns1 - s->ns0) / (double)(s->n1 - s->n0); }
+
+/* The three programs attached: each one's ns a call over the same switches,
+ * in each of RUNS runs; the medians, and the medians of the runs' ratios of
+ * smtcpu's to each floor.  ns[]: floor, timed floor, smtcpu; x[]: smtcpu
+ * over the floor, over the timed floor. */
+static int by_statistics(const struct load *l, const struct pingpong *p, int rounds, int runs, double ns[3],
+			 double x[2])
+{
+	double each[3][MAX_RUNS], ratio[2][MAX_RUNS], rtt, sw;
 	struct swfloor_bpf *floor;
 	struct sched_purr sp;
-	int stats = bpf_enable_stats(BPF_STATS_RUN_TIME), fd, ffd, n = 0;
+	struct prog_span span[3];
+	int stats = bpf_enable_stats(BPF_STATS_RUN_TIME), n = 0;
 
 	if (stats < 0) {
 		fprintf(stderr, "swfloor: BPF statistics: %s\n", strerror(errno));
 		return -1;
 	}
-	if ((floor = swfloor_bpf__open_and_load()) == NULL || swfloor_bpf__attach(floor) != 0) {
-		fprintf(stderr, "swfloor: the floor program: %s\n", strerror(errno));
-		swfloor_bpf__destroy(floor);
+	if ((floor = floors_on(true)) == NULL) {
 		close(stats);
 		return -1;
 	}
-	ffd = bpf_program__fd(floor->progs.floor_switch);
+	span[0].fd = bpf_program__fd(floor->progs.floor_switch);
+	span[1].fd = bpf_program__fd(floor->progs.timed_switch);
 	if (purr_on(&sp) == 0) {
-		if ((fd = switch_prog(&sp)) < 0) {
+		if ((span[2].fd = switch_prog(&sp)) < 0) {
 			fprintf(stderr, "swfloor: smtcpu's sched_switch program is not to be found\n");
 		} else {
 			for (; n < runs; n++) {
-				uint64_t f0, fn0, f1, fn1, s0, sn0, s1, sn1;
-
-				if (prog_stats(ffd, &f0, &fn0) < 0 || prog_stats(fd, &s0, &sn0) < 0 ||
-				    run(l, p, rounds, &ns, &sw) < 0 || prog_stats(ffd, &f1, &fn1) < 0 ||
-				    prog_stats(fd, &s1, &sn1) < 0 || fn1 <= fn0 || sn1 <= sn0)
+				if (span_begin(&span[0]) < 0 || span_begin(&span[1]) < 0 || span_begin(&span[2]) < 0 ||
+				    run(l, p, rounds, &rtt, &sw) < 0 || span_end(&span[0]) < 0 ||
+				    span_end(&span[1]) < 0 || span_end(&span[2]) < 0)
 					break;
-				fl[n] = (double)(f1 - f0) / (double)(fn1 - fn0);
-				on[n] = (double)(s1 - s0) / (double)(sn1 - sn0);
-				x[n] = on[n] / fl[n];
+				for (int k = 0; k < 3; k++)
+					each[k][n] = span_ns(&span[k]);
+				ratio[0][n] = each[2][n] / each[0][n];
+				ratio[1][n] = each[2][n] / each[1][n];
 			}
-			close(fd);
+			close(span[2].fd);
 		}
 		sched_purr_close(&sp);
 	}
@@ -269,9 +297,10 @@ static int by_statistics(const struct load *l, const struct pingpong *p, int rou
 	close(stats);
 	if (n < runs)
 		return -1;
-	*floor_ns = median(fl, n);
-	*smtcpu_ns = median(on, n);
-	*ratio = median(x, n);
+	for (int k = 0; k < 3; k++)
+		ns[k] = median(each[k], n);
+	x[0] = median(ratio[0], n);
+	x[1] = median(ratio[1], n);
 	return 0;
 }
 
@@ -289,11 +318,8 @@ static int end_to_end(const struct load *l, const struct pingpong *p, int rounds
 
 		if (run(l, p, rounds, &off[i], &sw[3 * i]) < 0)
 			return -1;
-		if ((floor = swfloor_bpf__open_and_load()) == NULL || swfloor_bpf__attach(floor) != 0) {
-			fprintf(stderr, "swfloor: the floor program: %s\n", strerror(errno));
-			swfloor_bpf__destroy(floor);
+		if ((floor = floors_on(false)) == NULL)
 			return -1;
-		}
 		sts = run(l, p, rounds, &fl[i], &sw[3 * i + 1]);
 		swfloor_bpf__destroy(floor);
 		if (sts < 0 || purr_on(&sp) < 0)
@@ -315,22 +341,23 @@ static int end_to_end(const struct load *l, const struct pingpong *p, int rounds
 static int measure(const char *name, const struct pingpong *p, int rounds, int runs, bool stats_only)
 {
 	struct load l;
-	double fs, ss, sx, rtt, sw, fe, se, noise;
+	double ns[3], x[2], rtt, sw, fe, se, noise;
 	int sts = -1;
 
 	if (load_start(&l, name) < 0) {
 		fprintf(stderr, "swfloor: load %s: %s\n", name, strerror(errno));
 		return -1;
 	}
-	if (stats_only && by_statistics(&l, p, rounds, runs, &fs, &ss, &sx) == 0) {
-		printf("load %s floor_ns %.1f smtcpu_ns %.1f stat_x %.2f\n", name, fs, ss, sx);
+	if (stats_only && by_statistics(&l, p, rounds, runs, ns, x) == 0) {
+		printf("load %s floor_ns %.1f timed_ns %.1f smtcpu_ns %.1f stat_x %.2f timed_x %.2f\n", name, ns[0],
+		       ns[1], ns[2], x[0], x[1]);
 		fflush(stdout);
 		sts = 0;
-	} else if (!stats_only && by_statistics(&l, p, rounds, runs, &fs, &ss, &sx) == 0 &&
+	} else if (!stats_only && by_statistics(&l, p, rounds, runs, ns, x) == 0 &&
 	    end_to_end(&l, p, rounds, runs, &rtt, &sw, &fe, &se, &noise) == 0) {
-		printf("load %s floor_ns %.1f smtcpu_ns %.1f stat_x %.2f rtt_off_ns %.0f switches %.2f "
-		       "e2e_floor_ns %.1f e2e_smtcpu_ns %.1f noise_ns %.1f\n",
-		       name, fs, ss, sx, rtt, sw, fe, se, noise);
+		printf("load %s floor_ns %.1f timed_ns %.1f smtcpu_ns %.1f stat_x %.2f timed_x %.2f rtt_off_ns %.0f "
+		       "switches %.2f e2e_floor_ns %.1f e2e_smtcpu_ns %.1f noise_ns %.1f\n",
+		       name, ns[0], ns[1], ns[2], x[0], x[1], rtt, sw, fe, se, noise);
 		fflush(stdout);
 		sts = 0;
 	}
