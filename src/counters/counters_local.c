@@ -203,13 +203,15 @@ static void local_begin_pass(struct ctr_backend *b)
 	struct local_backend *lb = (struct local_backend *)b;
 	__u32 zero = 0;
 
+	int sts = bpf_map_lookup_elem(bpf_map__fd(lb->skel->maps.readings), &zero, lb->copy);
+
+	/* (after the copy: no reading it holds is younger than the pass) */
 	lb->pass_ns = mono_ns();
-	if (bpf_map_lookup_elem(bpf_map__fd(lb->skel->maps.readings), &zero, lb->copy) != 0)
+	if (sts != 0)
 		return;
 	for (int cpu = 0; cpu < lb->possible && cpu < lb->ncpus; cpu++)
 		if (lb->copy[cpu].begun == lb->copy[cpu].done && lb->copy[cpu].stamp_ns > lb->latest[cpu].stamp_ns)
 			lb->latest[cpu] = lb->copy[cpu];
-	/* (the copy was taken before pass_ns: no reading is younger than it) */
 }
 
 /* The group's value at the pass: the last reading carried on at the rate
