@@ -359,10 +359,9 @@ int BPF_PROG(cpu_idle, unsigned int state, unsigned int cpu_id)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(sched_process_exec, struct task_struct *p)
 {
-	__u32 tgid = p->tgid;
-	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
+	struct sp_task *t = task_slot(p->tgid, p->group_leader->start_time, 0);
 
-	if (t && t->start == p->group_leader->start_time)
+	if (t)
 		bpf_probe_read_kernel_str(t->comm, sizeof t->comm, p->comm);
 	return 0;
 }
@@ -372,13 +371,12 @@ int BPF_PROG(sched_process_exec, struct task_struct *p)
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sched_process_exit, struct task_struct *p)
 {
-	__u32 tgid = p->tgid;
 	struct sp_task *t;
 
 	if (p->signal->live.counter != 0)
 		return 0;
-	t = bpf_map_lookup_elem(&tasks, &tgid);
-	if (t && t->start == p->group_leader->start_time)
+	t = task_slot(p->tgid, p->group_leader->start_time, 0);
+	if (t)
 		t->exited = bpf_ktime_get_ns();
 	return 0;
 }

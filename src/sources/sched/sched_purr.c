@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,6 +90,21 @@ static int refused(char *why, size_t whylen, const char *step, int err)
 	return -err;
 }
 
+/* task_slots[], read in place by each pass. */
+static int map_task_slots(struct sched_purr *sp, uint32_t processes)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = ((size_t)processes * sizeof(struct sp_task) + page - 1) / page * page;
+	void *at = mmap(NULL, len, PROT_READ, MAP_SHARED, sp->task_slots_fd, 0);
+
+	if (at == MAP_FAILED)
+		return -errno;
+	sp->task_slots = at;
+	sp->task_slots_len = len;
+	sp->nslots = processes;
+	return 0;
+}
+
 int sched_purr_open(struct sched_purr *sp, int ncpus, uint32_t processes, char *why,
 		    size_t whylen)
 {
@@ -98,6 +114,7 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, uint32_t processes, char *
 	memset(sp, 0, sizeof *sp);
 	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
 	sp->refused_fd = sp->uid_made_fd = sp->uid_freed_fd = -1;
+	sp->task_slots_fd = sp->free_slots_fd = sp->slots_made_fd = -1;
 	libbpf_set_print(libbpf_to_log);
 	verdict[0] = '\0';
 	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
@@ -131,7 +148,9 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, uint32_t processes, char *
 	if (bpf_map__set_max_entries(skel->maps.cpus, (__u32)ncpus) ||
 	    bpf_map__set_max_entries(skel->maps.shares, (__u32)ncpus) ||
 	    bpf_map__set_max_entries(skel->maps.cores, (__u32)ncpus) ||
-	    bpf_map__set_max_entries(skel->maps.tasks, processes)) {
+	    bpf_map__set_max_entries(skel->maps.tasks, processes) ||
+	    bpf_map__set_max_entries(skel->maps.task_slots, processes) ||
+	    bpf_map__set_max_entries(skel->maps.free_slots, processes)) {
 		err = refused(why, whylen, "sizing maps", errno);
 		goto cleanup;
 	}
@@ -148,6 +167,13 @@ int sched_purr_open(struct sched_purr *sp, int ncpus, uint32_t processes, char *
 	sp->refused_fd = bpf_map__fd(skel->maps.refused);
 	sp->uid_made_fd = bpf_map__fd(skel->maps.uid_made);
 	sp->uid_freed_fd = bpf_map__fd(skel->maps.uid_freed);
+	sp->task_slots_fd = bpf_map__fd(skel->maps.task_slots);
+	sp->free_slots_fd = bpf_map__fd(skel->maps.free_slots);
+	sp->slots_made_fd = bpf_map__fd(skel->maps.slots_made);
+	if ((err = map_task_slots(sp, processes)) < 0) {
+		err = refused(why, whylen, "mapping task_slots[]", -err);
+		goto cleanup;
+	}
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		sp->keys[cpu] = (__u32)cpu;
 		if ((err = sched_purr_map_cpu(sp, cpu, -1, 0)) < 0) {
@@ -168,6 +194,8 @@ cleanup:	/* one way out: whatever was taken is given back */
 
 void sched_purr_close(struct sched_purr *sp)
 {
+	if (sp->task_slots)
+		munmap((void *)sp->task_slots, sp->task_slots_len);
 	if (sp->skel)
 		sched_purr_bpf__destroy(sp->skel);
 	free(sp->core);
@@ -179,7 +207,8 @@ void sched_purr_close(struct sched_purr *sp)
 	cpusweep_free(&sp->sweep);
 	memset(sp, 0, sizeof *sp);
 	sp->cpus_fd = sp->shares_fd = sp->cores_fd = sp->tasks_fd = sp->cgroups_fd = -1;
-	sp->refused_fd = -1;
+	sp->refused_fd = sp->uid_made_fd = sp->uid_freed_fd = -1;
+	sp->task_slots_fd = sp->free_slots_fd = sp->slots_made_fd = -1;
 }
 
 int sched_purr_map_cpu(struct sched_purr *sp, int cpu, int core, int slot)
@@ -333,23 +362,33 @@ static int each_entry(int fd, void *keys, void *vals, void (*visit)(void *ctx, _
 	return total;
 }
 
-struct task_visit {
-	struct sched_purr *sp;
-	void (*fn)(void *arg, uint32_t tgid, const struct sp_task *t);
-	void *arg;
-};
-
-static void visit_task(void *ctx, __u32 i)
-{
-	struct task_visit *v = ctx;
-	v->fn(v->arg, v->sp->task_key[i], &v->sp->task[i]);
-}
-
 int sched_purr_each_task(struct sched_purr *sp,
 			 void (*fn)(void *arg, uint32_t tgid, const struct sp_task *t), void *arg)
 {
-	struct task_visit v = { sp, fn, arg };
-	return each_entry(sp->tasks_fd, sp->task_key, sp->task, visit_task, &v);
+	struct sp_slots made;
+	__u32 key = 0, n;
+	int count = 0;
+
+	if (bpf_map_lookup_elem_flags(sp->slots_made_fd, &key, &made, BPF_F_LOCK) != 0)
+		return -errno;
+	n = made.made < sp->nslots ? made.made : sp->nslots;
+	for (__u32 i = 0; i < n; i++) {
+		const struct sp_task *slot = &sp->task_slots[i];
+		uint32_t tgid = __atomic_load_n(&slot->tgid, __ATOMIC_ACQUIRE);
+		struct sp_task t;
+
+		if (tgid == 0)
+			continue;
+		/* A copy, kept only where the slot held the same process
+		 * throughout (the program may give it to another meanwhile). */
+		memcpy(&t, slot, sizeof t);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (t.start == 0 || t.tgid != tgid || __atomic_load_n(&slot->tgid, __ATOMIC_RELAXED) != tgid)
+			continue;
+		fn(arg, tgid, &t);
+		count++;
+	}
+	return count;
 }
 
 struct cgroup_visit {
@@ -420,14 +459,20 @@ int sched_purr_each_uid(struct sched_purr *sp,
  * loses nothing. */
 void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid, uint64_t start)
 {
-	struct sp_task t;
+	struct sp_task_ref ref;
+	struct sp_task empty = { 0 };
 	struct sp_uid_freed f = { 0 };
-	__u32 key = tgid, uid;
+	__u32 key = tgid, uid, slot;
 
-	if (bpf_map_lookup_elem(sp->tasks_fd, &key, &t) != 0 || t.start != start ||
-	    bpf_map_delete_elem(sp->tasks_fd, &key) != 0)
+	if (bpf_map_lookup_elem(sp->tasks_fd, &key, &ref) != 0 || ref.start != start ||
+	    ref.slot >= sp->nslots || bpf_map_delete_elem(sp->tasks_fd, &key) != 0)
 		return;		/* (gone, or the PID's next process's) */
-	uid = t.uid;
+	slot = ref.slot;
+	uid = sp->task_slots[slot].uid;
+	if (bpf_map_update_elem(sp->task_slots_fd, &slot, &empty, BPF_ANY) != 0 ||
+	    bpf_map_update_elem(sp->free_slots_fd, NULL, &slot, BPF_ANY) != 0)
+		smt_log(SMT_LOG_WARNING, "sched: slot %u of process %u not given back: %s", slot, tgid,
+			strerror(errno));
 	bpf_map_lookup_elem(sp->uid_freed_fd, &uid, &f);
 	f.freed++;
 	bpf_map_update_elem(sp->uid_freed_fd, &uid, &f, BPF_ANY);

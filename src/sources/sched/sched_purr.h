@@ -20,7 +20,7 @@
 /* The program's slots per core are the model's threads per core. */
 _Static_assert(SP_MAX_THREADS == SMT_MAX_THREADS, "SP_MAX_THREADS must be SMT_MAX_THREADS");
 
-#define SP_TASK_CHUNK 1024	/* processes read per batch call */
+#define SP_TASK_CHUNK 1024	/* cgroups or uids read per batch call */
 
 struct sched_purr_bpf;
 
@@ -37,8 +37,10 @@ struct sched_purr {
 	struct sp_cpu *flow[2];		/* [ncpus]: cpus[] as read before and after the maps */
 	struct cpusweep sweep;		/* CPU sets for sched_purr_sweep */
 	uint64_t now;			/* CLOCK_MONOTONIC ns just after that read */
-	__u32 task_key[SP_TASK_CHUNK];
-	struct sp_task task[SP_TASK_CHUNK];
+	const struct sp_task *task_slots;	/* task_slots[] mapped: [nslots] */
+	uint32_t nslots;
+	size_t task_slots_len;
+	int task_slots_fd, free_slots_fd, slots_made_fd;
 	__u64 cgroup_key[SP_TASK_CHUNK];
 	struct sp_cgroup cgroup[SP_TASK_CHUNK];
 	__u32 uid_key[SP_TASK_CHUNK];
@@ -90,8 +92,8 @@ bool sched_purr_settled(const struct sched_purr *sp);
 void sched_purr_thread_now(const struct sched_purr *sp, int core, int slot, uint64_t *clock,
 			   uint64_t *busy, uint64_t *spell_clock, uint64_t *spell_busy);
 
-/* Calls fn for every process charged so far, in batches; returns the count
- * or -errno. */
+/* Calls fn for every process charged so far, read in place from the
+ * mapped task_slots[]; returns the count or -errno. */
 int sched_purr_each_task(struct sched_purr *sp,
 			 void (*fn)(void *arg, uint32_t tgid, const struct sp_task *t), void *arg);
 int sched_purr_each_cgroup(struct sched_purr *sp,

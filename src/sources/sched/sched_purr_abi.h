@@ -85,15 +85,36 @@ struct sp_core {
 	struct sp_thread t[SP_MAX_THREADS];
 };
 
-/* tasks[tgid]: one process (thread group), charged as its threads switch out. */
+/*
+ * A process (thread group), charged as its threads switch out: its figures
+ * in task_slots[slot], an array the loader maps and reads in place, and
+ * tasks[tgid] saying which slot.  (A pass that read a hash of tens of
+ * thousands would pay each bucket's walk and each entry's copy out.)  A
+ * slot is published by its tgid, written last, and given back with it 0:
+ * by the loader when it retires the process, by the program when a new
+ * process takes the PID.
+ */
+struct sp_task_ref {
+	__u64 start;		/* its leader's start_time: a new process under an old PID differs */
+	__u32 slot;
+	__u32 pad;
+};
+
 struct sp_task {
 	__u64 clock;		/* calibrated ns */
 	__u64 busy;		/* raw run ns */
-	__u64 start;		/* its leader's start_time: a new process under an old PID differs */
+	__u64 start;		/* as its sp_task_ref */
 	__u64 exited;		/* when the last thread exited, 0 while it lives */
 	char comm[SP_COMM_LEN];	/* the leader's, when first charged */
 	__u32 uid;		/* the leader's real uid then, SP_UID_UNKNOWN where not at hand */
-	__u32 pad;
+	__u32 tgid;		/* 0 where the slot is free */
+	__u64 pad;		/* (a cache line each) */
+};
+
+/* slots_made[0]: slots of task_slots[] handed out fresh so far. */
+struct sp_slots {
+	struct bpf_spin_lock lock;
+	__u32 made;
 };
 
 /*

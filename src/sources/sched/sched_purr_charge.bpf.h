@@ -20,8 +20,33 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
-	__type(value, struct sp_task);
+	__type(value, struct sp_task_ref);
 } tasks SEC(".maps");
+
+/* The loader sizes both as tasks[]. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, struct sp_task);
+} task_slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_QUEUE);
+	__uint(max_entries, 65536);
+	__type(value, __u32);
+} free_slots SEC(".maps");
+
+/* How many slots of task_slots[] were ever handed out, the loader reading
+ * no further.  (Under a lock, taken once a newcomer: counting with a
+ * fetched atomic would need BPF atomics some JITs lack.) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct sp_slots);
+} slots_made SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -95,6 +120,42 @@ static __always_inline _Bool uid_full(struct sp_uid_made *m, __u32 uid, __u64 cl
 	return 1;
 }
 
+/* The slot of process (tgid, start), or 0; ref, where asked, what tasks[]
+ * holds for tgid (a process's slot was formed while its index was known to
+ * be in range). */
+static __always_inline struct sp_task *task_slot(__u32 tgid, __u64 start, struct sp_task_ref **ref)
+{
+	struct sp_task_ref *r = bpf_map_lookup_elem(&tasks, &tgid);
+	__u32 slot;
+
+	if (ref)
+		*ref = r;
+	if (!r || r->start != start)
+		return 0;
+	slot = r->slot;
+	return bpf_map_lookup_elem(&task_slots, &slot);
+}
+
+/* A free slot: one given back, else a fresh one; SP_NO_SLOT where none
+ * (past the array's end, its lookup fails). */
+#define SP_NO_SLOT 0xffffffffu
+static __always_inline __u32 take_slot(void)
+{
+	struct sp_slots *made;
+	__u32 slot, zero = 0;
+
+	if (bpf_map_pop_elem(&free_slots, &slot) == 0)
+		return slot;
+	if (!(made = bpf_map_lookup_elem(&slots_made, &zero)))
+		return SP_NO_SLOT;
+	bpf_spin_lock(&made->lock);
+	slot = made->made;
+	if (slot != SP_NO_SLOT)
+		made->made = slot + 1;
+	bpf_spin_unlock(&made->lock);
+	return slot;
+}
+
 /* leader: the process's leader for a new entry (its name and uid), 0
  * where the task is not at hand.  gone: the process's last thread is
  * switching out for the last time (an entry made now, after
@@ -102,11 +163,12 @@ static __always_inline _Bool uid_full(struct sp_uid_made *m, __u32 uid, __u64 cl
 static __always_inline void charge_task(const struct task_struct *leader, __u32 tgid, __u64 start,
 					__u64 clock, __u64 busy, _Bool gone)
 {
-	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
+	struct sp_task_ref *ref, fresh_ref = { .start = start };
+	struct sp_task *t = task_slot(tgid, start, &ref), *s, *was = 0;
 	struct sp_uid_made *m, *old = 0;
-	__u32 uid = SP_UID_UNKNOWN;
+	__u32 uid = SP_UID_UNKNOWN, slot, old_slot = 0;
 
-	if (t && t->start == start) {
+	if (t) {
 		__sync_fetch_and_add(&t->clock, clock);
 		__sync_fetch_and_add(&t->busy, busy);
 		if (gone && !t->exited)
@@ -122,20 +184,48 @@ static __always_inline void charge_task(const struct task_struct *leader, __u32 
 		refuse(SP_MAP_TASKS, 1, clock, busy);
 		return;
 	}
-	if (t) {
-		__u32 was = t->uid;
-		old = bpf_map_lookup_elem(&uid_made, &was);
-	}
-	struct sp_task fresh = { .clock = clock, .busy = busy, .start = start,
-				 .exited = gone ? bpf_ktime_get_ns() : 0, .uid = uid };
-	if (leader)
-		bpf_probe_read_kernel_str(fresh.comm, sizeof fresh.comm, leader->comm);
-	if (bpf_map_update_elem(&tasks, &tgid, &fresh, BPF_ANY) != 0) {
+	if ((slot = take_slot()) == SP_NO_SLOT || !(s = bpf_map_lookup_elem(&task_slots, &slot))) {
 		refuse(SP_MAP_TASKS, 1, clock, busy);
 		return;
 	}
+	s->clock = clock;
+	s->busy = busy;
+	s->start = start;
+	s->exited = gone ? bpf_ktime_get_ns() : 0;
+	s->uid = uid;
+	if (leader)
+		bpf_probe_read_kernel_str(s->comm, sizeof s->comm, leader->comm);
+	else
+		s->comm[0] = 0;
+	if (ref) {
+		old_slot = ref->slot;
+		was = bpf_map_lookup_elem(&task_slots, &old_slot);
+	}
+	fresh_ref.slot = slot;
+	/* Where another CPU made the entry meanwhile, the charge goes there.
+	 * (Two CPUs that both find the PID's last process replace it both:
+	 * the first's slot is then read on, under the same process, but never
+	 * given back.) */
+	if (bpf_map_update_elem(&tasks, &tgid, &fresh_ref, ref ? BPF_ANY : BPF_NOEXIST) != 0) {
+		bpf_map_push_elem(&free_slots, &slot, 0);
+		if (!ref && (t = task_slot(tgid, start, 0))) {
+			__sync_fetch_and_add(&t->clock, clock);
+			__sync_fetch_and_add(&t->busy, busy);
+			return;
+		}
+		refuse(SP_MAP_TASKS, 1, clock, busy);
+		return;
+	}
+	s->tgid = tgid;		/* published (the update above ordered the rest before it) */
 	if (m)
 		__sync_fetch_and_add(&m->made, 1);
+	if (was && was->tgid == tgid) {		/* the PID's last process: its slot back */
+		__u32 w = was->uid;
+
+		old = bpf_map_lookup_elem(&uid_made, &w);
+		was->tgid = 0;
+		bpf_map_push_elem(&free_slots, &old_slot, 0);
+	}
 	if (old)
 		__sync_fetch_and_add(&old->replaced, 1);
 }
@@ -181,10 +271,9 @@ static __always_inline void charge_cgroup(__u64 id, __u64 clock, __u64 busy)
  * again; the charge counts as refused. */
 static __always_inline void flush(const struct sp_pending *p)
 {
-	__u32 tgid = p->tgid;
-	struct sp_task *t = bpf_map_lookup_elem(&tasks, &tgid);
+	struct sp_task *t = task_slot(p->tgid, p->start, 0);
 
-	if (t && t->start == p->start) {
+	if (t) {
 		__sync_fetch_and_add(&t->clock, p->clock);
 		__sync_fetch_and_add(&t->busy, p->busy);
 	} else {	/* (or its PID went to a new process meanwhile) */
