@@ -110,12 +110,26 @@ static int find_slots(const struct local_backend *lb, int cpu, int n)
 	return -1;
 }
 
+/* The group's first slot marked as its leader's (read with its times), or
+ * unmarked; false where the map would not take it. */
+static bool set_leader(struct local_backend *lb, const struct local_group *g, bool on)
+{
+	int fd = bpf_map__fd(lb->skel->maps.leaders);
+	__u32 key = (__u32)g->cpu;
+	__u64 mask = 0;
+
+	bpf_map_lookup_elem(fd, &key, &mask);
+	mask = on ? mask | 1ULL << g->slot : mask & ~(1ULL << g->slot);
+	return bpf_map_update_elem(fd, &key, &mask, BPF_ANY) == 0;
+}
+
 /* The group's members into the program's array; false if it cannot be. */
 static bool place(struct local_backend *lb, struct local_group *g, int handle)
 {
 	int fd[CTR_GROUP_MAX], events = bpf_map__fd(lb->skel->maps.events);
 
-	if ((g->slot = find_slots(lb, g->cpu, g->n)) < 0 || ctr_perf_group_fds(lb->perf, handle, fd) != g->n)
+	if ((g->slot = find_slots(lb, g->cpu, g->n)) < 0 || ctr_perf_group_fds(lb->perf, handle, fd) != g->n ||
+	    !set_leader(lb, g, true))
 		return false;
 	for (int i = 0; i < g->n; i++) {
 		__u32 key = (__u32)(g->cpu * LR_SLOTS + g->slot + i);
@@ -125,6 +139,7 @@ static bool place(struct local_backend *lb, struct local_group *g, int handle)
 				key = (__u32)(g->cpu * LR_SLOTS + g->slot + i);
 				bpf_map_delete_elem(events, &key);
 			}
+			set_leader(lb, g, false);
 			return false;
 		}
 	}
@@ -138,6 +153,7 @@ static void unplace(struct local_backend *lb, struct local_group *g)
 {
 	int events = bpf_map__fd(lb->skel->maps.events);
 
+	set_leader(lb, g, false);
 	for (int i = 0; i < g->n; i++) {
 		__u32 key = (__u32)(g->cpu * LR_SLOTS + g->slot + i);
 
@@ -355,7 +371,8 @@ struct ctr_backend *ctr_local_new(int max_groups, int ncpus, unsigned period_ms,
 		lb->timer_fd[cpu] = -1;
 	if ((lb->skel = local_read_bpf__open()) == NULL)
 		return refuse(lb, why, whysize, "opening the BPF program", errno);
-	if ((err = bpf_map__set_max_entries(lb->skel->maps.events, (__u32)lb->possible * LR_SLOTS)) != 0)
+	if ((err = bpf_map__set_max_entries(lb->skel->maps.events, (__u32)lb->possible * LR_SLOTS)) != 0 ||
+	    (err = bpf_map__set_max_entries(lb->skel->maps.leaders, (__u32)lb->possible)) != 0)
 		return refuse(lb, why, whysize, "sizing the BPF program's maps", err);
 	if ((err = local_read_bpf__load(lb->skel)) != 0)
 		return refuse(lb, why, whysize, "loading the BPF program", err);

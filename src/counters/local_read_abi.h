@@ -12,7 +12,8 @@
 #define LR_SLOTS 32
 
 struct lr_value {
-	__u64 counter, enabled, running;	/* as bpf_perf_event_value */
+	__u64 counter;
+	__u64 enabled, running;		/* a group leader's only: its members' are its */
 };
 
 /* One CPU's last reading.  begun and done bracket the program's writes:
