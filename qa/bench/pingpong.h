@@ -203,21 +203,17 @@ static inline const struct smt_table *builtin_table(const char *name)
 	return NULL;
 }
 
-/* CPUs 0 and 1 as the two threads of one x86 SMT2 core, named 0 (or apart). */
+/* CPUs 0 and 1 as the two threads of one x86 SMT2 core, named 0. */
 static inline int map_core(struct sched_purr *sp)
 {
-	/* BENCH_APART=1: each CPU its own core, so that no record is shared
-	 * between them (what the program costs without the core's cache line
-	 * passing between two physical cores, as real siblings share one L1) */
-	int apart = getenv("BENCH_APART") != NULL, sts = sched_purr_map_cpu(sp, 0, 0, 0);
+	int sts = sched_purr_map_cpu(sp, 0, 0, 0);
 
 	if (sts == 0)
-		sts = sched_purr_map_cpu(sp, 1, apart ? 1 : 0, apart ? 0 : 1);
-	for (int core = 0; core <= apart && sts == 0; core++) {
-		sts = sched_purr_set_shares(sp, core, builtin_table("x86-smt2"));
-		if (sts == 0)
-			sts = sched_purr_reset_core(sp, core);
-	}
+		sts = sched_purr_map_cpu(sp, 1, 0, 1);
+	if (sts == 0)
+		sts = sched_purr_set_shares(sp, 0, builtin_table("x86-smt2"));
+	if (sts == 0)
+		sts = sched_purr_reset_core(sp, 0);
 	return sts;
 }
 
