@@ -26,9 +26,9 @@ static bool is_number_char(int c)
 
 char *pmproxy_json_fixup(const char *body, size_t len, size_t *outlen)
 {
-	/* an escape grows from 4 bytes to 6, a quoted number by 2 after a key
-	 * of 11: never twice the length */
-	char *out = malloc(2 * len + 16), *o;
+	/* \a grows from 2 bytes to 6 (\u0007), \xHH from 4 to 6, a quoted
+	 * number by 2 after a key of 11: never three times the length */
+	char *out = malloc(3 * len + 16), *o;
 	const char *key = NULL;		/* where the last string began in out */
 	bool in_string = false;
 	int after_stamp = 0;		/* 1: "timestamp" just closed, 2: and its ':' */

@@ -28,8 +28,16 @@ build-fuzz/libsmtcpu.a: $(FUZZ_LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
+# The reports' readers of pmproxy's answers (fuzz_pmproxy), as the library is.
+build-fuzz/report/%.o: report/%.c report/%.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ireport -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build-fuzz/fuzz_pmproxy: build-fuzz/report/pmproxy_json.o build-fuzz/report/pmproxy_values.o
+
 build-fuzz/fuzz_%: qa/fuzz/fuzz_%.c qa/fuzz/fuzz.h qa/fuzz/tree.h build-fuzz/libsmtcpu.a
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/libsmtcpu.a -lpfm -lbpf -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Ireport -fsanitize=fuzzer -o $@ $< $(filter %.o,$^) build-fuzz/libsmtcpu.a \
+		-lpfm -lbpf -lm
 
 fuzz-build: $(FUZZ_BINS)
 

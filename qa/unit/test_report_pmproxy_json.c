@@ -62,11 +62,31 @@ static void names_come_back_as_their_bytes(void **state)
 	assert_string_equal(name, "01234");
 }
 
+/* A string of nothing but \a is the fix-up's largest growth: 2 bytes to 6,
+ * each (a heap overflow when the output was sized for \xHH's 4 to 6; the
+ * fuzz harness qa/fuzz/fuzz_pmproxy.c found it). */
+static void bells_grow_threefold(void **state)
+{
+	char in[2 + 2 * 200 + 3], want[2 + 6 * 200 + 3];
+	char *i = in, *w = want;
+	(void)state;
+
+	*i++ = '[', *i++ = '"', *w++ = '[', *w++ = '"';
+	for (int k = 0; k < 200; k++) {
+		memcpy(i, "\\a", 2), i += 2;
+		memcpy(w, "\\u0007", 6), w += 6;
+	}
+	memcpy(i, "\"]", 3);
+	memcpy(w, "\"]", 3);
+	fixed(in, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(timestamps_are_quoted_and_read_as_stream_ids),
 		cmocka_unit_test(names_come_back_as_their_bytes),
+		cmocka_unit_test(bells_grow_threefold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
