@@ -80,9 +80,12 @@ fuzz: fuzz-build fuzz-seeds
 # FUZZ_RUN runs a foreign program (qemu-user).
 FUZZ_STANDALONE_BINS = $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
+$(BUILD)/fuzz/fuzz_pmproxy: $(BUILD)/report/pmproxy_json.o $(BUILD)/report/pmproxy_values.o
+
 $(BUILD)/fuzz/fuzz_%: qa/fuzz/fuzz_%.c qa/fuzz/standalone.c qa/fuzz/fuzz.h qa/fuzz/tree.h $(LIB) $(BIN_FLAVOUR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Iqa/fuzz -o $@ $< qa/fuzz/standalone.c $(LIB) $(LIB_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Iqa/fuzz -Ireport -o $@ $< qa/fuzz/standalone.c $(filter %.o,$^) $(LIB) \
+		$(LIB_LIBS)
 
 .PHONY: fuzz-standalone fuzz-regress-standalone
 fuzz-standalone: $(FUZZ_STANDALONE_BINS)
