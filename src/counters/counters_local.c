@@ -213,6 +213,16 @@ static void local_close_group(struct ctr_backend *b, int handle)
 	lb->perf->ops->close_group(lb->perf, handle);
 }
 
+/* A reading to keep: not torn by the copy (begun and done apart), and
+ * taken at its stamp.  A CPU held up while its program read (a virtual CPU
+ * its host stopped) would give counts later than their stamp, and the rate
+ * from them a step as large: such a reading is passed over, the one before
+ * kept, when its reads took more than a five-hundredth of a period. */
+static bool whole(const struct local_backend *lb, const struct lr_cpu *c)
+{
+	return c->begun == c->done && c->end_ns >= c->stamp_ns && c->end_ns - c->stamp_ns <= lb->period_ns / 500;
+}
+
 /* Every CPU's readings in one copy; a CPU's kept where it is whole. */
 static void local_begin_pass(struct ctr_backend *b)
 {
@@ -226,7 +236,7 @@ static void local_begin_pass(struct ctr_backend *b)
 	if (sts != 0)
 		return;
 	for (int cpu = 0; cpu < lb->possible && cpu < lb->ncpus; cpu++)
-		if (lb->copy[cpu].begun == lb->copy[cpu].done && lb->copy[cpu].stamp_ns > lb->latest[cpu].stamp_ns)
+		if (whole(lb, &lb->copy[cpu]) && lb->copy[cpu].stamp_ns > lb->latest[cpu].stamp_ns)
 			lb->latest[cpu] = lb->copy[cpu];
 }
 

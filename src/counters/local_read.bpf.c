@@ -55,6 +55,7 @@ int read_local(void *ctx)
 	if (l)
 		lead = *l;
 	r->begun++;
+	r->stamp_ns = bpf_ktime_get_ns();
 	for (__u32 i = 0; i < LR_SLOTS && i < n; i++) {
 		__u64 key = (base + i) & BPF_F_INDEX_MASK;
 
@@ -71,7 +72,7 @@ int read_local(void *ctx)
 		}
 	}
 	r->failed = failed;
-	r->stamp_ns = bpf_ktime_get_ns();
+	r->end_ns = bpf_ktime_get_ns();
 	r->done = r->begun;
 	return 0;
 }

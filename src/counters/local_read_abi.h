@@ -20,7 +20,8 @@ struct lr_value {
  * a copy that finds them unequal was taken while the program wrote. */
 struct lr_cpu {
 	__u64 begun;
-	__u64 stamp_ns;			/* CLOCK_MONOTONIC, as the reads ended */
+	__u64 stamp_ns;			/* CLOCK_MONOTONIC, as the reads began */
+	__u64 end_ns;			/* and as they ended */
 	__u64 failed;			/* bit i: slot i could not be read */
 	struct lr_value slot[LR_SLOTS];
 	__u64 done;
