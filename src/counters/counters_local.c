@@ -110,26 +110,12 @@ static int find_slots(const struct local_backend *lb, int cpu, int n)
 	return -1;
 }
 
-/* The group's first slot marked as its leader's (read with its times), or
- * unmarked; false where the map would not take it. */
-static bool set_leader(struct local_backend *lb, const struct local_group *g, bool on)
-{
-	int fd = bpf_map__fd(lb->skel->maps.leaders);
-	__u32 key = (__u32)g->cpu;
-	__u64 mask = 0;
-
-	bpf_map_lookup_elem(fd, &key, &mask);
-	mask = on ? mask | 1ULL << g->slot : mask & ~(1ULL << g->slot);
-	return bpf_map_update_elem(fd, &key, &mask, BPF_ANY) == 0;
-}
-
 /* The group's members into the program's array; false if it cannot be. */
 static bool place(struct local_backend *lb, struct local_group *g, int handle)
 {
 	int fd[CTR_GROUP_MAX], events = bpf_map__fd(lb->skel->maps.events);
 
-	if ((g->slot = find_slots(lb, g->cpu, g->n)) < 0 || ctr_perf_group_fds(lb->perf, handle, fd) != g->n ||
-	    !set_leader(lb, g, true))
+	if ((g->slot = find_slots(lb, g->cpu, g->n)) < 0 || ctr_perf_group_fds(lb->perf, handle, fd) != g->n)
 		return false;
 	for (int i = 0; i < g->n; i++) {
 		__u32 key = (__u32)(g->cpu * LR_SLOTS + g->slot + i);
@@ -139,7 +125,6 @@ static bool place(struct local_backend *lb, struct local_group *g, int handle)
 				key = (__u32)(g->cpu * LR_SLOTS + g->slot + i);
 				bpf_map_delete_elem(events, &key);
 			}
-			set_leader(lb, g, false);
 			return false;
 		}
 	}
@@ -153,7 +138,6 @@ static void unplace(struct local_backend *lb, struct local_group *g)
 {
 	int events = bpf_map__fd(lb->skel->maps.events);
 
-	set_leader(lb, g, false);
 	for (int i = 0; i < g->n; i++) {
 		__u32 key = (__u32)(g->cpu * LR_SLOTS + g->slot + i);
 
@@ -213,16 +197,6 @@ static void local_close_group(struct ctr_backend *b, int handle)
 	lb->perf->ops->close_group(lb->perf, handle);
 }
 
-/* A reading to keep: not torn by the copy (begun and done apart), and
- * taken at its stamp.  A CPU held up while its program read (a virtual CPU
- * its host stopped) would give counts later than their stamp, and the rate
- * from them a step as large: such a reading is passed over, the one before
- * kept, when its reads took more than a five-hundredth of a period. */
-static bool whole(const struct local_backend *lb, const struct lr_cpu *c)
-{
-	return c->begun == c->done && c->end_ns >= c->stamp_ns && c->end_ns - c->stamp_ns <= lb->period_ns / 500;
-}
-
 /* Every CPU's readings in one copy; a CPU's kept where it is whole. */
 static void local_begin_pass(struct ctr_backend *b)
 {
@@ -236,7 +210,7 @@ static void local_begin_pass(struct ctr_backend *b)
 	if (sts != 0)
 		return;
 	for (int cpu = 0; cpu < lb->possible && cpu < lb->ncpus; cpu++)
-		if (whole(lb, &lb->copy[cpu]) && lb->copy[cpu].stamp_ns > lb->latest[cpu].stamp_ns)
+		if (lb->copy[cpu].begun == lb->copy[cpu].done && lb->copy[cpu].stamp_ns > lb->latest[cpu].stamp_ns)
 			lb->latest[cpu] = lb->copy[cpu];
 }
 
@@ -381,8 +355,7 @@ struct ctr_backend *ctr_local_new(int max_groups, int ncpus, unsigned period_ms,
 		lb->timer_fd[cpu] = -1;
 	if ((lb->skel = local_read_bpf__open()) == NULL)
 		return refuse(lb, why, whysize, "opening the BPF program", errno);
-	if ((err = bpf_map__set_max_entries(lb->skel->maps.events, (__u32)lb->possible * LR_SLOTS)) != 0 ||
-	    (err = bpf_map__set_max_entries(lb->skel->maps.leaders, (__u32)lb->possible)) != 0)
+	if ((err = bpf_map__set_max_entries(lb->skel->maps.events, (__u32)lb->possible * LR_SLOTS)) != 0)
 		return refuse(lb, why, whysize, "sizing the BPF program's maps", err);
 	if ((err = local_read_bpf__load(lb->skel)) != 0)
 		return refuse(lb, why, whysize, "loading the BPF program", err);

@@ -29,50 +29,26 @@ struct {
 	__type(value, struct lr_cpu);
 } readings SEC(".maps");
 
-/* leaders[cpu], bit i: slot i leads its group.  A group's members run
- * together, so the leader's enabled and running times are theirs too: the
- * members' reads skip the clock reads of those times. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);		/* the loader: possible CPUs */
-	__type(key, __u32);
-	__type(value, __u64);
-} leaders SEC(".maps");
-
 /* The slots in use on any CPU, from 0: the loader raises it as groups open. */
 volatile __u32 nslots;
 
 SEC("perf_event")
 int read_local(void *ctx)
 {
-	__u32 zero = 0, n = nslots, cpu = bpf_get_smp_processor_id();
-	__u64 base = (__u64)cpu * LR_SLOTS, failed = 0, lead = 0, *l = bpf_map_lookup_elem(&leaders, &cpu);
+	__u32 zero = 0, n = nslots;
+	__u64 base = (__u64)bpf_get_smp_processor_id() * LR_SLOTS, failed = 0;
 	struct lr_cpu *r = bpf_map_lookup_elem(&readings, &zero);
 
 	(void)ctx;
 	if (r == NULL)
 		return 0;
-	if (l)
-		lead = *l;
 	r->begun++;
-	r->stamp_ns = bpf_ktime_get_ns();
-	for (__u32 i = 0; i < LR_SLOTS && i < n; i++) {
-		__u64 key = (base + i) & BPF_F_INDEX_MASK;
-
-		if (lead & (1ULL << i)) {
-			if (bpf_perf_event_read_value(&events, key, (void *)&r->slot[i], sizeof r->slot[i]) != 0)
-				failed |= 1ULL << i;
-		} else {
-			/* (an error comes back as -errno in the count) */
-			__u64 v = bpf_perf_event_read(&events, key);
-
-			if (v >= (__u64)-4095)
-				failed |= 1ULL << i;
-			r->slot[i].counter = v;
-		}
-	}
+	for (__u32 i = 0; i < LR_SLOTS && i < n; i++)
+		if (bpf_perf_event_read_value(&events, (base + i) & BPF_F_INDEX_MASK, (void *)&r->slot[i],
+					      sizeof r->slot[i]) != 0)
+			failed |= 1ULL << i;
 	r->failed = failed;
-	r->end_ns = bpf_ktime_get_ns();
+	r->stamp_ns = bpf_ktime_get_ns();
 	r->done = r->begun;
 	return 0;
 }

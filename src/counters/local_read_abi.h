@@ -12,16 +12,14 @@
 #define LR_SLOTS 32
 
 struct lr_value {
-	__u64 counter;
-	__u64 enabled, running;		/* a group leader's only: its members' are its */
+	__u64 counter, enabled, running;	/* as bpf_perf_event_value */
 };
 
 /* One CPU's last reading.  begun and done bracket the program's writes:
  * a copy that finds them unequal was taken while the program wrote. */
 struct lr_cpu {
 	__u64 begun;
-	__u64 stamp_ns;			/* CLOCK_MONOTONIC, as the reads began */
-	__u64 end_ns;			/* and as they ended */
+	__u64 stamp_ns;			/* CLOCK_MONOTONIC, as the reads ended */
 	__u64 failed;			/* bit i: slot i could not be read */
 	struct lr_value slot[LR_SLOTS];
 	__u64 done;
