@@ -64,39 +64,46 @@ static void sleep_ns(uint64_t ns)
 		;
 }
 
-/* A client fetching every gap_ns for n intervals: each interval's rate of
- * both events on each CPU, which must be 1e9 within 2%. */
+/* A client fetching every gap_ns for n intervals: each interval's count
+ * of both events on each CPU, which must be 1e9 a second within 2%.  A
+ * fetch is timed by the clock just before and just after it: the values
+ * are as of a moment between, so an interval lasted from the span between
+ * the two fetches' nearer ends to that between their further ends.  (A
+ * virtual CPU its host stops mid-fetch, as in qa 035's POWER guest beside
+ * another guest, widens the span by that stop, not the 2%.) */
 static void client(struct corectr *c, struct ctr_backend *b, int ncpus, const unsigned char *online,
 		   uint64_t gap_ns, int n)
 {
 	double last[NCPUS_MAX][2];
-	uint64_t t0 = mono_ns();
+	uint64_t before0 = mono_ns(), after0 = before0;
 
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		for (int k = 0; k < 2; k++)
 			last[cpu][k] = corectr_total(c, cpu, 0, k);
 	for (int i = 0; i < n; i++) {
-		uint64_t t1;
-		long before;
+		uint64_t before1, after1;
+		long allocs;
 
 		sleep_ns(gap_ns);
-		before = allocations;
+		allocs = allocations;
+		before1 = mono_ns();
 		b->ops->begin_pass(b);
 		corectr_read(c, b);
-		assert_int_equal(allocations, before);
-		t1 = mono_ns();
+		after1 = mono_ns();
+		assert_int_equal(allocations, allocs);
 		for (int cpu = 0; cpu < ncpus; cpu++)
 			for (int k = 0; online[cpu] && k < 2; k++) {
-				double v = corectr_total(c, cpu, 0, k);
-				double rate = (v - last[cpu][k]) / ((double)(t1 - t0) / 1e9);
+				double v = corectr_total(c, cpu, 0, k), count = v - last[cpu][k];
+				double shortest = (double)(before1 - after0), longest = (double)(after1 - before0);
 
-				if (rate < 0.98e9 || rate > 1.02e9)
-					fail_msg("a %.1f s client, interval %d: cpu%d's %s at %.4g a second, not "
-						 "1e9 within 2%%", (double)gap_ns / 1e9, i, cpu,
-						 k ? "task-clock" : "cpu-clock", rate);
+				if (count < 0.98 * shortest || count > 1.02 * longest)
+					fail_msg("a %.1f s client, interval %d: cpu%d's %s counted %.4g ns in %.4g to "
+						 "%.4g ns, not 1e9 a second within 2%%", (double)gap_ns / 1e9, i, cpu,
+						 k ? "task-clock" : "cpu-clock", count, shortest, longest);
 				last[cpu][k] = v;
 			}
-		t0 = t1;
+		before0 = before1;
+		after0 = after1;
 	}
 }
 
