@@ -75,8 +75,14 @@ static void client(struct corectr *c, struct ctr_backend *b, int ncpus, const un
 		   uint64_t gap_ns, int n)
 {
 	double last[NCPUS_MAX][2];
-	uint64_t before0 = mono_ns(), after0 = before0;
+	uint64_t before0, after0;
 
+	/* the first interval starts at a fetch too, not at the counters' open
+	 * (a fork or a slow open in between would count as the interval's) */
+	before0 = mono_ns();
+	b->ops->begin_pass(b);
+	corectr_read(c, b);
+	after0 = mono_ns();
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		for (int k = 0; k < 2; k++)
 			last[cpu][k] = corectr_total(c, cpu, 0, k);
