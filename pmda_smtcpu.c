@@ -235,7 +235,6 @@ static void smtcpu_setup(pmdaInterface *dp, const char *root)
 		dp->status = sts < 0 ? sts : -ENOMEM;
 		return;
 	}
-	period_ms = sampler.config.period_ms;
 	if (!proc_mount_read(&proc_mount) && strcmp(sr_root(), "/") == 0)
 		pmNotifyErr(LOG_WARNING, "/proc/self/mountinfo names no /proc: processes are "
 			    "shown to every client with credentials");
@@ -392,7 +391,7 @@ int main(int argc, char **argv)
 		exit(1);
 	}
 	if (period || told)
-		period_ms = period;	/* the command line wins */
+		sampler.config.period_ms = period;	/* the command line wins */
 	privileges_drop(user ? user : "pcp", &proc_mount, said, sizeof said);
 	pmNotifyErr(LOG_INFO, "%s", said);
 	pmdaConnect(&dispatch);

@@ -97,7 +97,7 @@ static int fetch_agent(unsigned int item, void *priv, pmAtomValue *atom)
 {
 	switch (item) {
 	case AGENT_STATUS: atom->cp = (char *)priv; break;
-	case AGENT_CONTROL_PERIOD: atom->ul = period_ms; break;
+	case AGENT_CONTROL_PERIOD: atom->ul = sampler.config.period_ms; break;
 	case AGENT_CONTROL_SAMPLE: atom->ul = 0; break;
 	case AGENT_SAMPLER_PASSES: atom->ull = sampler.passes; break;
 	case AGENT_SAMPLER_TIME: atom->d = sampler.pass_time * 1000; break;
@@ -139,7 +139,7 @@ static int store_agent(unsigned int item, const pmValueSet *vs, bool *pass)
 	if (av.ul != CONFIG_PERIOD_TOLD &&
 	    (av.ul < CONFIG_MIN_PERIOD_MS || av.ul > CONFIG_MAX_PERIOD_MS))
 		return PM_ERR_BADSTORE;
-	period_ms = av.ul;
+	sampler.config.period_ms = av.ul;
 	return 0;
 }
 

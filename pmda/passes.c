@@ -23,12 +23,12 @@ static unsigned npasses;
 
 bool passes_told(void)
 {
-	return period_ms == CONFIG_PERIOD_TOLD;
+	return sampler.config.period_ms == CONFIG_PERIOD_TOLD;
 }
 
 double period_s(void)
 {
-	return period_ms / 1000.0;
+	return sampler.config.period_ms / 1000.0;
 }
 
 static double thread_cpu_seconds(void)

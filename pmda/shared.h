@@ -79,7 +79,6 @@ struct cluster {
 
 /* pmda/state.c: what every file here reads, and pmda_smtcpu.c sets up. */
 extern struct sampler sampler;
-extern unsigned period_ms;		/* the sampling period */
 extern char config_path[MAXPATHLEN];	/* the configuration file read at start */
 extern bool dso_mode;			/* a DSO in a client: says nothing of how it starts */
 

@@ -11,10 +11,10 @@
 #include "source_power.h"
 #include "source_sched.h"
 
+/* (sampler.config.period_ms is the sampling period: the configuration
+ * file's at start, then -t's, then any store to smtcpu.control.period's;
+ * the core source's timers follow it) */
 struct sampler sampler;
-/* The sampling period, ms: the PMDA's own, from the configuration file at
- * start, then -t, then any store to smtcpu.control.period. */
-unsigned period_ms;
 char config_path[MAXPATHLEN];
 bool dso_mode;
 

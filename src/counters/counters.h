@@ -63,6 +63,12 @@ struct ctr_backend *ctr_local_new(int max_groups, int ncpus, unsigned period_ms,
  * timer on theirs, or the program could not read them); -1 for another. */
 int ctr_local_direct(const struct ctr_backend *b);
 
+/* A local-read backend's timers set to period_ms (0: 1000), as the pass's
+ * period changes: 0 (also for another backend, which has none), or -errno
+ * where a timer would not change (it keeps its old period, and its values
+ * are carried as before). */
+int ctr_local_set_period(struct ctr_backend *b, unsigned period_ms);
+
 /* The replay backend over a trace file (format in replay_trace.h).
  * Returns NULL with why filled in when the file cannot be used. */
 struct ctr_backend *ctr_replay_new(const char *path, int max_groups, char *why, size_t whysize);

@@ -43,8 +43,7 @@ struct ctr_backend *ctr_backend_new_local(const char *replay, int max_groups, in
 	if (replay && replay[0])
 		return ctr_backend_new(replay, max_groups, why, whysize);
 	if ((b = ctr_local_new(max_groups, ncpus, period_ms, refused, sizeof refused)) != NULL) {
-		snprintf(how, howsize, "each CPU's counters read on that CPU by a BPF program every %u ms",
-			 period_ms ? period_ms : 1000);
+		snprintf(how, howsize, "each CPU's counters read on that CPU by a BPF program once a period");
 		return b;
 	}
 	snprintf(how, howsize, "counters read from one CPU, an interrupt to each CPU a group (BPF refused: %s)",

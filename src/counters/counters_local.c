@@ -12,6 +12,12 @@
  * never less than what was served before (a count never goes back; a
  * rate that fell is caught up at the next reading).  A group whose CPU has
  * no timer, or whose counters the program cannot read, is read directly.
+ *
+ * So is a group whose CPU's timer is overdue.  Some kernels run no sample
+ * of a CPU's cpu-clock while the CPU idles (its timer expires, the program
+ * does not run), so an idle CPU has no readings; carried on, its last rate
+ * would count what was never done.  Read directly, an idle CPU costs an
+ * interrupt a group, as perf's reads do; a busy one still costs none.
  */
 #include "counters.h"
 
@@ -23,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -40,7 +47,7 @@ struct local_group {
 	bool direct;		/* read by the pass, from its CPU */
 	bool have_prev;
 	uint64_t opened_ns;
-	struct stamped prev, last;
+	struct stamped prev, last;	/* the program's, or the pass's own where the timer was overdue */
 	struct ctr_reading served;
 };
 
@@ -215,8 +222,8 @@ static void local_begin_pass(struct ctr_backend *b)
 }
 
 /* The group's value at the pass: the last reading carried on at the rate
- * of the last two, for at most a period and a half (past that the timer
- * has stopped, and a guess would only grow), never below what was served. */
+ * of the last two, never below what was served.  (The last is at most a
+ * period and a quarter old: past that the pass reads the group itself.) */
 static void carry(const struct local_backend *lb, struct local_group *g, struct ctr_reading *r)
 {
 	uint64_t ahead = lb->pass_ns > g->last.ns ? lb->pass_ns - g->last.ns : 0;
@@ -225,8 +232,6 @@ static void carry(const struct local_backend *lb, struct local_group *g, struct 
 
 	*r = g->last.r;
 	if (g->have_prev && span > 0) {
-		if (ahead > lb->period_ns + lb->period_ns / 2)
-			ahead = lb->period_ns + lb->period_ns / 2;
 		f = (double)ahead / (double)span;
 		r->enabled += (uint64_t)((double)(g->last.r.enabled - g->prev.r.enabled) * f);
 		r->running += (uint64_t)((double)(g->last.r.running - g->prev.r.running) * f);
@@ -244,8 +249,10 @@ static void carry(const struct local_backend *lb, struct local_group *g, struct 
 	g->served = *r;
 }
 
-/* Until the timer has read a group twice there is no rate to carry its
- * value by: the pass reads it, as perf would, for its first period or two. */
+/* The group read by the pass, as perf would: where it is never read by
+ * the program (direct), and where the program's reading is not recent
+ * enough to carry (there is no rate yet, or the CPU's timer is overdue).
+ * The latter's reading is the carry's next, stamped as the pass. */
 static int read_directly(struct local_backend *lb, struct local_group *g, int handle, struct ctr_reading *r)
 {
 	int sts = lb->perf->ops->read_group(lb->perf, handle, r);
@@ -254,11 +261,29 @@ static int read_directly(struct local_backend *lb, struct local_group *g, int ha
 		snprintf(lb->base.why, sizeof lb->base.why, "%s", lb->perf->why);
 		return sts;
 	}
+	if (!g->direct) {
+		g->prev = g->last;
+		g->have_prev = g->last.ns != 0;
+		g->last.ns = lb->pass_ns;
+		g->last.r = *r;
+	}
 	for (int k = 0; k < g->n; k++)
 		if (r->value[k] < g->served.value[k])
 			r->value[k] = g->served.value[k];
+	if (r->enabled < g->served.enabled)
+		r->enabled = g->served.enabled;
+	if (r->running < g->served.running)
+		r->running = g->served.running;
 	g->served = *r;
 	return 0;
+}
+
+/* The CPU's timer has not read it for a period and a quarter. */
+static bool overdue(const struct local_backend *lb, const struct local_group *g)
+{
+	uint64_t stamp = lb->latest[g->cpu].stamp_ns;
+
+	return lb->pass_ns > stamp && lb->pass_ns - stamp > lb->period_ns + lb->period_ns / 4;
 }
 
 static int local_read_group(struct ctr_backend *b, int handle, struct ctr_reading *r)
@@ -288,7 +313,7 @@ static int local_read_group(struct ctr_backend *b, int handle, struct ctr_readin
 		for (int k = 0; k < g->n; k++)
 			g->last.r.value[k] = c->slot[g->slot + k].counter;
 	}
-	if (!g->have_prev)
+	if (!g->have_prev || overdue(lb, g))
 		return read_directly(lb, g, handle, r);
 	carry(lb, g, r);
 	return 0;
@@ -365,4 +390,20 @@ struct ctr_backend *ctr_local_new(int max_groups, int ncpus, unsigned period_ms,
 int ctr_local_direct(const struct ctr_backend *b)
 {
 	return b->ops == &local_ops ? ((const struct local_backend *)b)->ndirect : -1;
+}
+
+/* PERF_EVENT_IOC_PERIOD restarts a running timer at the new period. */
+int ctr_local_set_period(struct ctr_backend *b, unsigned period_ms)
+{
+	struct local_backend *lb = (struct local_backend *)b;
+	uint64_t ns = (uint64_t)(period_ms ? period_ms : 1000) * 1000000u;
+	int sts = 0;
+
+	if (b->ops != &local_ops)
+		return 0;
+	for (int cpu = 0; cpu < lb->ncpus; cpu++)
+		if (lb->timer[cpu] != NULL && ioctl(lb->timer_fd[cpu], PERF_EVENT_IOC_PERIOD, &ns) != 0 && sts == 0)
+			sts = -errno;
+	lb->period_ns = ns;	/* (timers opened from now on; the carry copes with either) */
+	return sts;
 }

@@ -154,6 +154,7 @@ static int core_source_init(const struct source_ctx *ctx, void *state)
 		set_status(ctx, st);
 		return 0;
 	}
+	st->period_ms = ctx->config->period_ms;
 	sts = corectr_open(&st->ctr, spec, ngroups, ctx->topo->ncpus, ctx->topo->online, st->backend);
 	if (sts == -ENOMEM)
 		return sts;
@@ -185,11 +186,22 @@ static void core_source_read(const struct source_ctx *ctx, void *state, bool cpu
 	(void)cpus_changed;
 	if (!st->on)
 		return;
+	if (ctx->config->period_ms != st->period_ms) {
+		/* a store to smtcpu.control.period: the timers follow it */
+		st->period_ms = ctx->config->period_ms;
+		st->period_error = ctr_local_set_period(st->backend, st->period_ms);
+	}
 	st->backend->ops->begin_pass(st->backend);
 	st->ctr.error = 0;
 	corectr_read(&st->ctr, st->backend);
 	/* a failed read says so for this pass; the next good one says what init did */
-	source_set_status(ctx, 0, "%s", st->ctr.error ? st->ctr.why : st->init_status);
+	if (st->ctr.error)
+		source_set_status(ctx, 0, "%s", st->ctr.why);
+	else if (st->period_error)
+		source_set_status(ctx, 0, "%s; the timers kept their period: %s", st->init_status,
+				  strerror(-st->period_error));
+	else
+		source_set_status(ctx, 0, "%s", st->init_status);
 }
 
 static void core_source_free(const struct source_ctx *ctx, void *state)

@@ -27,6 +27,8 @@ struct core_state {
 	bool on;				/* some group open */
 	struct core_pmu_plan plan;
 	struct ctr_backend *backend;
+	unsigned period_ms;			/* the pass's, as the backend was last told */
+	int period_error;			/* -errno of that telling, 0 if none */
 	struct corectr ctr;
 	int group_of[CORE_NGROUPS];		/* index in ctr, -1 not planned */
 	/* a figure is the sum of members (L2's perf formulas); hw/msr ones one */
