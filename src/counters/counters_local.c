@@ -47,7 +47,7 @@ struct local_group {
 	bool direct;		/* read by the pass, from its CPU */
 	bool have_prev;
 	uint64_t opened_ns;
-	struct stamped prev, last;	/* the program's, or the pass's own where the timer was overdue */
+	struct stamped prev, last;	/* the program's last two readings */
 	struct ctr_reading served;
 };
 
@@ -223,7 +223,8 @@ static void local_begin_pass(struct ctr_backend *b)
 
 /* The group's value at the pass: the last reading carried on at the rate
  * of the last two, never below what was served.  (The last is at most a
- * period and a quarter old: past that the pass reads the group itself.) */
+ * period and a quarter old: past that the pass reads the group itself.
+ * The two may be further apart, the CPU idle between: their mean rate.) */
 static void carry(const struct local_backend *lb, struct local_group *g, struct ctr_reading *r)
 {
 	uint64_t ahead = lb->pass_ns > g->last.ns ? lb->pass_ns - g->last.ns : 0;
@@ -252,7 +253,9 @@ static void carry(const struct local_backend *lb, struct local_group *g, struct 
 /* The group read by the pass, as perf would: where it is never read by
  * the program (direct), and where the program's reading is not recent
  * enough to carry (there is no rate yet, or the CPU's timer is overdue).
- * The latter's reading is the carry's next, stamped as the pass. */
+ * The carry's rate stays the timer's: such a read is as of when the
+ * interrupt was taken, which may be long after it was sent (a virtual CPU
+ * its host has stopped), and no stamp here could say when. */
 static int read_directly(struct local_backend *lb, struct local_group *g, int handle, struct ctr_reading *r)
 {
 	int sts = lb->perf->ops->read_group(lb->perf, handle, r);
@@ -260,12 +263,6 @@ static int read_directly(struct local_backend *lb, struct local_group *g, int ha
 	if (sts < 0) {
 		snprintf(lb->base.why, sizeof lb->base.why, "%s", lb->perf->why);
 		return sts;
-	}
-	if (!g->direct) {
-		g->prev = g->last;
-		g->have_prev = g->last.ns != 0;
-		g->last.ns = lb->pass_ns;
-		g->last.r = *r;
 	}
 	for (int k = 0; k < g->n; k++)
 		if (r->value[k] < g->served.value[k])

@@ -187,7 +187,7 @@ static void core_source_read(const struct source_ctx *ctx, void *state, bool cpu
 	if (!st->on)
 		return;
 	if (ctx->config->period_ms != st->period_ms) {
-		/* a store to smtcpu.control.period: the timers follow it */
+		/* the period changed (-t, smtcpu.control.period): the timers follow */
 		st->period_ms = ctx->config->period_ms;
 		st->period_error = ctr_local_set_period(st->backend, st->period_ms);
 	}
