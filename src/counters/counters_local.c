@@ -275,12 +275,16 @@ static int read_directly(struct local_backend *lb, struct local_group *g, int ha
 	return 0;
 }
 
-/* The CPU's timer has not read it for a period and a quarter. */
+/* The CPU's timer has not read it for a period and a quarter; or the
+ * carry would reach more than twice as far past the last reading as the
+ * last two lie apart (the period just made longer), where a stamp's
+ * error in the rate grows by that reach. */
 static bool overdue(const struct local_backend *lb, const struct local_group *g)
 {
 	uint64_t stamp = lb->latest[g->cpu].stamp_ns;
+	uint64_t span = g->last.ns - g->prev.ns, ahead = lb->pass_ns > g->last.ns ? lb->pass_ns - g->last.ns : 0;
 
-	return lb->pass_ns > stamp && lb->pass_ns - stamp > lb->period_ns + lb->period_ns / 4;
+	return (lb->pass_ns > stamp && lb->pass_ns - stamp > lb->period_ns + lb->period_ns / 4) || ahead > 2 * span;
 }
 
 static int local_read_group(struct ctr_backend *b, int handle, struct ctr_reading *r)
