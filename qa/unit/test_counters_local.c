@@ -157,27 +157,37 @@ static void read_online(unsigned char *online, int ncpus)
 	}
 }
 
-static void carried_to_every_fetch(void **state)
+/* The software events on every online CPU, read locally every 1 s. */
+static struct ctr_backend *open_sw(struct corectr *c, unsigned char *online, int *ncpus)
 {
-	unsigned char online[NCPUS_MAX] = { 0 };
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	struct corectr c;
+	long n = sysconf(_SC_NPROCESSORS_CONF);
 	struct ctr_backend *b;
 	char why[256];
 
-	(void)state;
-	assert_true(ncpus > 0 && ncpus <= NCPUS_MAX);
-	read_online(online, (int)ncpus);
-	b = ctr_local_new((int)ncpus, (int)ncpus, 1000, why, sizeof why);
+	assert_true(n > 0 && n <= NCPUS_MAX);
+	*ncpus = (int)n;
+	read_online(online, *ncpus);
+	b = ctr_local_new(*ncpus, *ncpus, 1000, why, sizeof why);
 	if (b == NULL)
 		fail_msg("the local-read backend: %s", why);
-	assert_int_equal(corectr_open(&c, sw, 1, (int)ncpus, online, b), 0);
+	assert_int_equal(corectr_open(c, sw, 1, *ncpus, online, b), 0);
 	assert_int_equal(ctr_local_direct(b), 0);	/* every group read on its CPU */
-	spinner[nspinners++] = spin_on((int)ncpus - 1);
-	client(&c, b, (int)ncpus, online, 700000000u, 6);
-	client(&c, b, (int)ncpus, online, 1300000000u, 3);
+	return b;
+}
+
+static void carried_to_every_fetch(void **state)
+{
+	unsigned char online[NCPUS_MAX] = { 0 };
+	int ncpus;
+	struct corectr c;
+	struct ctr_backend *b = open_sw(&c, online, &ncpus);
+
+	(void)state;
+	spinner[nspinners++] = spin_on(ncpus - 1);
+	client(&c, b, ncpus, online, 700000000u, 6);
+	client(&c, b, ncpus, online, 1300000000u, 3);
 	stop_spinners(NULL);
-	client(&c, b, (int)ncpus, online, 700000000u, 5);
+	client(&c, b, ncpus, online, 700000000u, 5);
 	assert_int_equal(ctr_local_direct(b), 0);
 	corectr_close(&c, b);
 	b->ops->destroy(b);
@@ -257,15 +267,11 @@ static void ticks_at(int prog, int n, uint64_t period_ns)
 static void timers_follow_the_period(void **state)
 {
 	unsigned char online[NCPUS_MAX] = { 0 };
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	int stats, prog, n = 0;
+	int ncpus, stats, prog, n = 0;
 	struct corectr c;
-	struct ctr_backend *b;
-	char why[256];
+	struct ctr_backend *b = open_sw(&c, online, &ncpus);
 
 	(void)state;
-	assert_true(ncpus > 0 && ncpus <= NCPUS_MAX);
-	read_online(online, (int)ncpus);
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		if (online[cpu]) {
 			spinner[nspinners++] = spin_on(cpu);
@@ -273,25 +279,18 @@ static void timers_follow_the_period(void **state)
 		}
 	if ((stats = bpf_enable_stats(BPF_STATS_RUN_TIME)) < 0)
 		fail_msg("BPF statistics: %s", strerror(errno));
-	b = ctr_local_new((int)ncpus, (int)ncpus, 1000, why, sizeof why);
-	if (b == NULL)
-		fail_msg("the local-read backend: %s", why);
-	assert_int_equal(corectr_open(&c, sw, 1, (int)ncpus, online, b), 0);
-	assert_int_equal(ctr_local_direct(b), 0);
 	assert_true((prog = own_program()) >= 0);
 	ticks_at(prog, n, 1000000000u);
 	assert_int_equal(ctr_local_set_period(b, 250), 0);
 	ticks_at(prog, n, 250000000u);
-	client(&c, b, (int)ncpus, online, 300000000u, 4);
+	client(&c, b, ncpus, online, 300000000u, 4);
 	assert_int_equal(ctr_local_set_period(b, 2000), 0);
-	client(&c, b, (int)ncpus, online, 700000000u, 4);
+	client(&c, b, ncpus, online, 700000000u, 4);
 	assert_int_equal(ctr_local_direct(b), 0);
 	corectr_close(&c, b);
 	b->ops->destroy(b);
 	close(stats);
 }
-
-
 
 int main(void)
 {
