@@ -90,12 +90,13 @@ static int refused(char *why, size_t whylen, const char *step, int err)
 	return -err;
 }
 
-/* task_slots[], read in place by each pass. */
+/* task_slots[], read in place by each pass (and written where a slot is
+ * claimed, sched_purr_forget_task). */
 static int map_task_slots(struct sched_purr *sp, uint32_t processes)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t len = ((size_t)processes * sizeof(struct sp_task) + page - 1) / page * page;
-	void *at = mmap(NULL, len, PROT_READ, MAP_SHARED, sp->task_slots_fd, 0);
+	void *at = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, sp->task_slots_fd, 0);
 
 	if (at == MAP_FAILED)
 		return -errno;
@@ -374,10 +375,10 @@ int sched_purr_each_task(struct sched_purr *sp,
 	n = made.made < sp->nslots ? made.made : sp->nslots;
 	for (__u32 i = 0; i < n; i++) {
 		const struct sp_task *slot = &sp->task_slots[i];
-		uint32_t tgid = __atomic_load_n(&slot->tgid, __ATOMIC_ACQUIRE);
+		__u64 tgid = __atomic_load_n(&slot->tgid, __ATOMIC_ACQUIRE);
 		struct sp_task t;
 
-		if (tgid == 0)
+		if (tgid == 0 || (tgid & SP_REPLACING))
 			continue;
 		/* A copy, kept only where the slot held the same process
 		 * throughout (the program may give it to another meanwhile). */
@@ -385,7 +386,7 @@ int sched_purr_each_task(struct sched_purr *sp,
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (t.start == 0 || t.tgid != tgid || __atomic_load_n(&slot->tgid, __ATOMIC_RELAXED) != tgid)
 			continue;
-		fn(arg, tgid, &t);
+		fn(arg, (uint32_t)tgid, &t);
 		count++;
 	}
 	return count;
@@ -455,21 +456,27 @@ int sched_purr_each_uid(struct sched_purr *sp,
 	return each_entry(sp->uid_made_fd, sp->uid_key, sp->uid_made, visit_uid, &v);
 }
 
-/* Only the loader writes uid_freed[], so reading and writing it back
- * loses nothing. */
+/* The process's slot is claimed before its entry goes: a CPU that has
+ * meanwhile put the PID's next process in tasks[] claimed it first, and
+ * gives it back.  Only the loader writes uid_freed[], so reading and
+ * writing it back loses nothing. */
 void sched_purr_forget_task(struct sched_purr *sp, uint32_t tgid, uint64_t start)
 {
 	struct sp_task_ref ref;
 	struct sp_task empty = { 0 };
 	struct sp_uid_freed f = { 0 };
 	__u32 key = tgid, uid, slot;
+	__u64 owner = tgid;
 
 	if (bpf_map_lookup_elem(sp->tasks_fd, &key, &ref) != 0 || ref.start != start ||
-	    ref.slot >= sp->nslots || bpf_map_delete_elem(sp->tasks_fd, &key) != 0)
+	    ref.slot >= sp->nslots ||
+	    !__atomic_compare_exchange_n(&sp->task_slots[ref.slot].tgid, &owner, 0, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_RELAXED))
 		return;		/* (gone, or the PID's next process's) */
 	slot = ref.slot;
 	uid = sp->task_slots[slot].uid;
-	if (bpf_map_update_elem(sp->task_slots_fd, &slot, &empty, BPF_ANY) != 0 ||
+	if (bpf_map_delete_elem(sp->tasks_fd, &key) != 0 ||
+	    bpf_map_update_elem(sp->task_slots_fd, &slot, &empty, BPF_ANY) != 0 ||
 	    bpf_map_update_elem(sp->free_slots_fd, NULL, &slot, BPF_ANY) != 0)
 		smt_log(SMT_LOG_WARNING, "sched: slot %u of process %u not given back: %s", slot, tgid,
 			strerror(errno));

@@ -37,7 +37,7 @@ struct sched_purr {
 	struct sp_cpu *flow[2];		/* [ncpus]: cpus[] as read before and after the maps */
 	struct cpusweep sweep;		/* CPU sets for sched_purr_sweep */
 	uint64_t now;			/* CLOCK_MONOTONIC ns just after that read */
-	const struct sp_task *task_slots;	/* task_slots[] mapped: [nslots] */
+	struct sp_task *task_slots;	/* task_slots[] mapped: [nslots]; written only to claim a slot */
 	uint32_t nslots;
 	size_t task_slots_len;
 	int task_slots_fd, free_slots_fd, slots_made_fd;

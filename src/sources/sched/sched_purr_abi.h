@@ -90,10 +90,16 @@ struct sp_core {
  * in task_slots[slot], an array the loader maps and reads in place, and
  * tasks[tgid] saying which slot.  (A pass that read a hash of tens of
  * thousands would pay each bucket's walk and each entry's copy out.)  A
- * slot is published by its tgid, written last, and given back with it 0:
- * by the loader when it retires the process, by the program when a new
- * process takes the PID.
+ * slot is published by its tgid, written last, and given back by whoever
+ * claims it, turning that tgid with a compare-and-swap: the loader, when
+ * it retires the process, to 0; a CPU, when a new process takes the PID,
+ * to SP_REPLACING and the new process's slot, where other CPUs that found
+ * the PID's last process charge the new one meanwhile.  Only the claimant
+ * gives the slot back, or puts a new process under the PID in tasks[].
+ * (The tgid is 64 bits wide: BPF's 32-bit compare-and-swap needs the v3
+ * instruction set.)
  */
+#define SP_REPLACING (1ULL << 63)
 struct sp_task_ref {
 	__u64 start;		/* its leader's start_time: a new process under an old PID differs */
 	__u32 slot;
@@ -107,8 +113,8 @@ struct sp_task {
 	__u64 exited;		/* when the last thread exited, 0 while it lives */
 	char comm[SP_COMM_LEN];	/* the leader's, when first charged */
 	__u32 uid;		/* the leader's real uid then, SP_UID_UNKNOWN where not at hand */
-	__u32 tgid;		/* 0 where the slot is free */
-	__u64 pad;		/* (a cache line each) */
+	__u32 pad;		/* (a cache line each) */
+	__u64 tgid;		/* 0 where the slot is free */
 };
 
 /* slots_made[0]: slots of task_slots[] handed out fresh so far. */

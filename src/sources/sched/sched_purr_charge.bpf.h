@@ -120,22 +120,6 @@ static __always_inline _Bool uid_full(struct sp_uid_made *m, __u32 uid, __u64 cl
 	return 1;
 }
 
-/* The slot of process (tgid, start), or 0; ref, where asked, what tasks[]
- * holds for tgid (a process's slot was formed while its index was known to
- * be in range). */
-static __always_inline struct sp_task *task_slot(__u32 tgid, __u64 start, struct sp_task_ref **ref)
-{
-	struct sp_task_ref *r = bpf_map_lookup_elem(&tasks, &tgid);
-	__u32 slot;
-
-	if (ref)
-		*ref = r;
-	if (!r || r->start != start)
-		return 0;
-	slot = r->slot;
-	return bpf_map_lookup_elem(&task_slots, &slot);
-}
-
 /* A free slot: one given back, else a fresh one; SP_NO_SLOT where none
  * (past the array's end, its lookup fails). */
 #define SP_NO_SLOT 0xffffffffu
@@ -156,6 +140,41 @@ static __always_inline __u32 take_slot(void)
 	return slot;
 }
 
+/* The slot of process (tgid, start), or 0; *named, where asked, the slot
+ * tasks[] names for tgid, SP_NO_SLOT where none.  (The entry is read once:
+ * another CPU's update may free it meanwhile.) */
+static __always_inline struct sp_task *task_slot(__u32 tgid, __u64 start, __u32 *named)
+{
+	struct sp_task_ref *r = bpf_map_lookup_elem(&tasks, &tgid);
+	__u64 r_start;
+	__u32 slot;
+
+	if (!r) {
+		if (named)
+			*named = SP_NO_SLOT;
+		return 0;
+	}
+	r_start = r->start;
+	slot = r->slot;
+	if (named)
+		*named = slot;
+	if (r_start != start)
+		return 0;
+	return bpf_map_lookup_elem(&task_slots, &slot);
+}
+
+/* The new process's slot a claim names (the claimant filled it first), 0
+ * where the tgid seen is no claim for process start. */
+static __always_inline struct sp_task *claimant_slot(__u64 seen, __u64 start)
+{
+	__u32 slot = (__u32)seen;
+	struct sp_task *t;
+
+	if (!(seen & SP_REPLACING) || !(t = bpf_map_lookup_elem(&task_slots, &slot)))
+		return 0;
+	return t->start == start ? t : 0;
+}
+
 /* leader: the process's leader for a new entry (its name and uid), 0
  * where the task is not at hand.  gone: the process's last thread is
  * switching out for the last time (an entry made now, after
@@ -163,12 +182,14 @@ static __always_inline __u32 take_slot(void)
 static __always_inline void charge_task(const struct task_struct *leader, __u32 tgid, __u64 start,
 					__u64 clock, __u64 busy, _Bool gone)
 {
-	struct sp_task_ref *ref, fresh_ref = { .start = start };
-	struct sp_task *t = task_slot(tgid, start, &ref), *s, *was = 0;
+	struct sp_task_ref fresh_ref = { .start = start };
+	struct sp_task *t, *s, *was;
 	struct sp_uid_made *m, *old = 0;
-	__u32 uid = SP_UID_UNKNOWN, slot, old_slot = 0;
+	__u32 uid = SP_UID_UNKNOWN, slot, named;
+	__u64 seen = 0;
+	_Bool claimed;
 
-	if (t) {
+	if ((t = task_slot(tgid, start, &named))) {
 		__sync_fetch_and_add(&t->clock, clock);
 		__sync_fetch_and_add(&t->busy, busy);
 		if (gone && !t->exited)
@@ -197,18 +218,22 @@ static __always_inline void charge_task(const struct task_struct *leader, __u32 
 		bpf_probe_read_kernel_str(s->comm, sizeof s->comm, leader->comm);
 	else
 		s->comm[0] = 0;
-	if (ref) {
-		old_slot = ref->slot;
-		was = bpf_map_lookup_elem(&task_slots, &old_slot);
-	}
 	fresh_ref.slot = slot;
-	/* Where another CPU made the entry meanwhile, the charge goes there.
-	 * (Two CPUs that both find the PID's last process replace it both:
-	 * the first's slot is then read on, under the same process, but never
-	 * given back.) */
-	if (bpf_map_update_elem(&tasks, &tgid, &fresh_ref, ref ? BPF_ANY : BPF_NOEXIST) != 0) {
+	/* The PID's last process is replaced by whoever claims its slot: one
+	 * CPU of those that found it, or the loader retiring it.  A CPU that
+	 * finds the slot claimed by another for this process charges the
+	 * claimant's slot; without a claim, only a PID tasks[] has no entry
+	 * for is entered, and where another CPU entered the process meanwhile
+	 * the charge goes there. */
+	was = named == SP_NO_SLOT ? 0 : bpf_map_lookup_elem(&task_slots, &named);
+	if (was)
+		seen = __sync_val_compare_and_swap(&was->tgid, (__u64)tgid, SP_REPLACING | slot);
+	claimed = was && seen == tgid;
+	if (bpf_map_update_elem(&tasks, &tgid, &fresh_ref, claimed ? BPF_ANY : BPF_NOEXIST) != 0) {
 		bpf_map_push_elem(&free_slots, &slot, 0);
-		if (!ref && (t = task_slot(tgid, start, 0))) {
+		if (claimed)
+			was->tgid = tgid;	/* still the PID's process: the claim undone */
+		else if ((t = claimant_slot(seen, start)) || (t = task_slot(tgid, start, 0))) {
 			__sync_fetch_and_add(&t->clock, clock);
 			__sync_fetch_and_add(&t->busy, busy);
 			return;
@@ -219,12 +244,12 @@ static __always_inline void charge_task(const struct task_struct *leader, __u32 
 	s->tgid = tgid;		/* published (the update above ordered the rest before it) */
 	if (m)
 		__sync_fetch_and_add(&m->made, 1);
-	if (was && was->tgid == tgid) {		/* the PID's last process: its slot back */
+	if (claimed) {		/* the PID's last process: its slot back */
 		__u32 w = was->uid;
 
 		old = bpf_map_lookup_elem(&uid_made, &w);
 		was->tgid = 0;
-		bpf_map_push_elem(&free_slots, &old_slot, 0);
+		bpf_map_push_elem(&free_slots, &named, 0);
 	}
 	if (old)
 		__sync_fetch_and_add(&old->replaced, 1);
