@@ -254,8 +254,12 @@ static void ticks_at(int prog, int n, uint64_t period_ns)
 		after1 = mono_ns();
 		least = n * ((double)(before1 - after0) / (double)period_ns - 1);
 		most = n * ((double)(after1 - before0) / (double)period_ns + 1);
-		if ((double)(r1 - r0) >= least && (double)(r1 - r0) <= most)
+		if ((double)(r1 - r0) >= least && (double)(r1 - r0) <= most) {
+			print_message("timers at %.3f s on %d CPUs: %llu runs in %.3f to %.3f s\n",
+				      (double)period_ns / 1e9, n, (unsigned long long)(r1 - r0),
+				      (double)(before1 - after0) / 1e9, (double)(after1 - before0) / 1e9);
 			return;
+		}
 		used += (size_t)snprintf(evidence + used, sizeof evidence - used, " %llu runs in %.3f to %.3f s;",
 					 (unsigned long long)(r1 - r0), (double)(before1 - after0) / 1e9,
 					 (double)(after1 - before0) / 1e9);
