@@ -98,12 +98,14 @@ static void sleep_ns(uint64_t ns)
  * are as of a moment between, so an interval lasted from the span between
  * the two fetches' nearer ends to that between their further ends.  (A
  * virtual CPU its host stops mid-fetch, as in qa 035's POWER guest beside
- * another guest, widens the span by that stop, not the 2%.) */
-static void client(struct corectr *c, struct ctr_backend *b, int ncpus, const unsigned char *online,
-		   uint64_t gap_ns, int n)
+ * another guest, widens the span by that stop, not the 2%.)  Returns 0, or
+ * -1 with the first interval outside the 2% said in why. */
+static int client_once(struct corectr *c, struct ctr_backend *b, int ncpus, const unsigned char *online,
+		       uint64_t gap_ns, int n, char *why, size_t whylen)
 {
 	double last[NCPUS_MAX][2];
 	uint64_t before0, after0;
+	int sts = 0;
 
 	/* the first interval starts at a fetch too, not at the counters' open
 	 * (a fork or a slow open in between would count as the interval's) */
@@ -130,15 +132,35 @@ static void client(struct corectr *c, struct ctr_backend *b, int ncpus, const un
 				double v = corectr_total(c, cpu, 0, k), count = v - last[cpu][k];
 				double shortest = (double)(before1 - after0), longest = (double)(after1 - before0);
 
-				if (count < 0.98 * shortest || count > 1.02 * longest)
-					fail_msg("a %.1f s client, interval %d: cpu%d's %s counted %.4g ns in %.4g to "
-						 "%.4g ns, not 1e9 a second within 2%%", (double)gap_ns / 1e9, i, cpu,
-						 k ? "task-clock" : "cpu-clock", count, shortest, longest);
+				if (sts == 0 && (count < 0.98 * shortest || count > 1.02 * longest)) {
+					snprintf(why, whylen, "interval %d: cpu%d's %s counted %.4g ns in %.4g to %.4g ns",
+						 i, cpu, k ? "task-clock" : "cpu-clock", count, shortest, longest);
+					sts = -1;
+				}
 				last[cpu][k] = v;
 			}
 		before0 = before1;
 		after0 = after1;
 	}
+	return sts;
+}
+
+/* The client, tried up to three times (this machine is shared, and a
+ * loaded host stops a guest's virtual CPUs at any moment), each try's
+ * evidence said if all fail. */
+static void client(struct corectr *c, struct ctr_backend *b, int ncpus, const unsigned char *online,
+		   uint64_t gap_ns, int n)
+{
+	char evidence[768] = "", why[200];
+	size_t used = 0;
+
+	for (int attempt = 0; attempt < 3; attempt++) {
+		if (client_once(c, b, ncpus, online, gap_ns, n, why, sizeof why) == 0)
+			return;
+		used += (size_t)snprintf(evidence + used, sizeof evidence - used, " try %d, %s;", attempt + 1, why);
+		print_message("a %.1f s client, try %d: %s\n", (double)gap_ns / 1e9, attempt + 1, why);
+	}
+	fail_msg("a %.1f s client:%s not 1e9 ns a second within 2%%", (double)gap_ns / 1e9, evidence);
 }
 
 static void read_online(unsigned char *online, int ncpus)
