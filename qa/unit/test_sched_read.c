@@ -46,9 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "config.h"
-#include "sched_purr.h"
+#include "sched_unit.h"
 #include "unit.h"
 
 #define READS 40			/* reads at least, */
@@ -57,25 +55,11 @@
 #define RUN_NS 15000000L		/* the child's run, then 1 ms asleep */
 #define TICK_NS 10000000.0		/* schedstat of a running task lags by up to a tick (HZ 100 on) */
 
-static void quiet(enum smt_log_level level, const char *text)
-{
-	(void)level;
-	(void)text;
-}
-
 static uint64_t mono(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof set, &set);
 }
 
 static pid_t start_child(void)
@@ -85,7 +69,7 @@ static pid_t start_child(void)
 	if (pid != 0)
 		return pid;
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent || pin(1) < 0)
+	if (getppid() != parent || sched_unit_pin(1) < 0)
 		_exit(1);
 	for (;;) {
 		struct timespec nap = { 0, 1000000L };
@@ -159,26 +143,12 @@ static void find_task(void *arg, uint32_t tgid, const struct sp_task *t)
 static void read_is_settled_or_said(void **state)
 {
 	struct sched_purr sp;
-	char why[256];
 	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), settled = 0, moved = 0, short_moved = 0, unseen = 0;
 	pid_t child;
 	(void)state;
 
-	smt_log_set_sink(quiet);
-	if (ncpus < 2) {
-		print_message("skipped: one CPU: the child needs CPU 1 beside the reader\n");
-		skip();
-	}
-	if (geteuid() != 0 || sched_purr_open(&sp, ncpus, CONFIG_DEFAULT_PROCESSES, why, sizeof why) < 0) {
-		print_message("skipped: the software PURR cannot run here: %s\n",
-			      geteuid() != 0 ? "not root" : why);
-		skip();
-	}
-	for (int cpu = 0; cpu < ncpus; cpu++) {
-		assert_int_equal(sched_purr_map_cpu(&sp, cpu, cpu, 0), 0);
-		assert_int_equal(sched_purr_set_shares(&sp, cpu, NULL), 0);
-	}
-	assert_int_equal(pin(0), 0);
+	sched_unit_open(&sp, ncpus, "the child needs CPU 1 beside the reader");
+	assert_int_equal(sched_unit_pin(0), 0);
 	double stolen0 = steal_ns(1), irq_start = irq_ns(1);
 	assert_true((child = start_child()) > 0);
 	usleep(100000);

@@ -28,29 +28,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
-#include "config.h"
-#include "sched_purr.h"
+#include "sched_unit.h"
 #include "unit.h"
 
 #define ROUNDS 1500
 #define LAST_PID "/proc/sys/kernel/ns_last_pid"
 
 static atomic_int ready, go;
-
-static void quiet(enum smt_log_level level, const char *text)
-{
-	(void)level;
-	(void)text;
-}
-
-static int pin(int cpu)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof set, &set);
-}
 
 static void nap(void)
 {
@@ -123,31 +107,17 @@ static void count_entries(void *arg, uint32_t tgid, const struct sp_task *t)
 static void reused_pid_has_one_entry(void **state)
 {
 	struct sched_purr sp;
-	char why[256];
 	int ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), reused = 0, status;
 	pid_t pid = 0;
 	(void)state;
 
-	smt_log_set_sink(quiet);
-	if (ncpus < 2) {
-		print_message("skipped: one CPU: the threads need CPU 0 and CPU 1\n");
-		skip();
-	}
-	if (geteuid() != 0 || sched_purr_open(&sp, ncpus, CONFIG_DEFAULT_PROCESSES, why, sizeof why) < 0) {
-		print_message("skipped: the software PURR cannot run here: %s\n",
-			      geteuid() != 0 ? "not root" : why);
-		skip();
-	}
+	sched_unit_open(&sp, ncpus, "the threads need CPU 0 and CPU 1");
 	if (access(LAST_PID, W_OK) != 0) {
 		sched_purr_close(&sp);
 		print_message("skipped: %s cannot be written here: no PID can be chosen\n", LAST_PID);
 		skip();
 	}
-	for (int cpu = 0; cpu < ncpus; cpu++) {
-		assert_int_equal(sched_purr_map_cpu(&sp, cpu, cpu, 0), 0);
-		assert_int_equal(sched_purr_set_shares(&sp, cpu, NULL), 0);
-	}
-	assert_int_equal(pin(0), 0);
+	assert_int_equal(sched_unit_pin(0), 0);
 	for (int round = 0; round < ROUNDS; round++) {
 		pid_t child = fork_at(pid);
 
