@@ -32,9 +32,14 @@ struct day {
 	double physc, entitled, entc_pct, pool_idle;	/* NAN where not an LPAR */
 };
 
-/* A day's figures on a CSV row, used to pool_idle, and their decimals. */
+/* A day's figures on a row, used to pool_idle: their decimals on a CSV
+ * row, and their widths and decimals as text (the first three where no
+ * LPAR figures are shown). */
 #define DAY_FIGURES 7
+#define DAY_BASE_FIGURES 3
 #define DAY_CSV_DECIMALS ((const int[DAY_FIGURES]){ 6, 6, 6, 6, 6, 4, 6 })
+#define DAY_TEXT_WIDTHS ((const int[DAY_FIGURES]){ 8, 8, 8, 7, 8, 7, 9 })
+#define DAY_TEXT_DECIMALS ((const int[DAY_FIGURES]){ 3, 3, 3, 3, 2, 1, 3 })
 
 /* One covered interval's use, for a percentile. */
 struct use_sample { int day; double start, seconds, used, physc; };

@@ -7,7 +7,6 @@
 #include "capacity_out.h"
 
 #include <math.h>
-#include <string.h>
 
 static void verdict(char *buf, size_t len, const struct capacity_report *c, const struct trend *t,
 		    const char *target)
@@ -69,29 +68,14 @@ static void print_text(FILE *f, const struct sample_reader *r, const struct ledg
 	fputc('\n', f);
 	for (int i = 0; i < c->ndays; i++) {
 		const struct day *d = &c->days[i];
+		const double v[DAY_FIGURES] = { d->used, d->left, d->cap, d->physc, d->entitled, d->entc_pct,
+						d->pool_idle };
 		char at[32] = "-";
 
-		if (d->have) {
-			out_time(at, sizeof at, d->peak_start);
-			memmove(at, at + 11, 6);	/* HH:MM */
-			at[5] = '\0';
-		}
-		fprintf(f, "%-10s %9.2f %8s ", d->date, d->covered_h, at);
-		out_figure(f, d->used, 8, 3, OUT_TEXT);
-		fputc(' ', f);
-		out_figure(f, d->left, 8, 3, OUT_TEXT);
-		fputc(' ', f);
-		out_figure(f, d->cap, 8, 3, OUT_TEXT);
-		if (c->lpar) {
-			fputc(' ', f);
-			out_figure(f, d->physc, 7, 3, OUT_TEXT);
-			fputc(' ', f);
-			out_figure(f, d->entitled, 8, 2, OUT_TEXT);
-			fputc(' ', f);
-			out_figure(f, d->entc_pct, 7, 1, OUT_TEXT);
-			fputc(' ', f);
-			out_figure(f, d->pool_idle, 9, 3, OUT_TEXT);
-		}
+		if (d->have)
+			out_hour_minute(at, sizeof at, d->peak_start);
+		fprintf(f, "%-10s %9.2f %8s", d->date, d->covered_h, at);
+		out_text_figures(f, v, DAY_TEXT_WIDTHS, DAY_TEXT_DECIMALS, c->lpar ? DAY_FIGURES : DAY_BASE_FIGURES);
 		fputc('\n', f);
 	}
 	fputc('\n', f);

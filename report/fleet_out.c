@@ -6,7 +6,6 @@
 #include "capacity.h"
 
 #include <math.h>
-#include <string.h>
 
 /* The rows printed of n: the first top. */
 static int shown(int top, int n)
@@ -130,27 +129,13 @@ static void capacity_text(FILE *f, const struct fleet *fl, int n)
 	fputc('\n', f);
 	for (int i = 0; i < n; i++) {
 		const struct fleet_day *d = &fl->days[i];
+		const double v[DAY_FIGURES] = { d->used, d->left, d->cap, d->physc, d->entitled, d->entc_pct,
+						d->pool_idle };
 		char at[32];
 
-		out_time(at, sizeof at, d->peak_start);
-		memmove(at, at + 11, 6);	/* HH:MM */
-		at[5] = '\0';
-		fprintf(f, "%-28.28s %-10s %8s ", fl->hosts[d->host].name, d->date, at);
-		out_figure(f, d->used, 8, 3, OUT_TEXT);
-		fputc(' ', f);
-		out_figure(f, d->left, 8, 3, OUT_TEXT);
-		fputc(' ', f);
-		out_figure(f, d->cap, 8, 3, OUT_TEXT);
-		if (lpar) {
-			fputc(' ', f);
-			out_figure(f, d->physc, 7, 3, OUT_TEXT);
-			fputc(' ', f);
-			out_figure(f, d->entitled, 8, 2, OUT_TEXT);
-			fputc(' ', f);
-			out_figure(f, d->entc_pct, 7, 1, OUT_TEXT);
-			fputc(' ', f);
-			out_figure(f, d->pool_idle, 9, 3, OUT_TEXT);
-		}
+		out_hour_minute(at, sizeof at, d->peak_start);
+		fprintf(f, "%-28.28s %-10s %8s", fl->hosts[d->host].name, d->date, at);
+		out_text_figures(f, v, DAY_TEXT_WIDTHS, DAY_TEXT_DECIMALS, lpar ? DAY_FIGURES : DAY_BASE_FIGURES);
 		fputc('\n', f);
 	}
 	hosts_text(f, fl);

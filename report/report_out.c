@@ -17,6 +17,15 @@ void out_time(char *buf, size_t len, double t)
 	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
+void out_hour_minute(char *buf, size_t len, double t)
+{
+	time_t tt = (time_t)floor(t);
+	struct tm tm;
+
+	pmLocaltime(&tt, &tm);
+	strftime(buf, len, "%H:%M", &tm);
+}
+
 void out_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -70,6 +79,14 @@ void out_csv_figures(FILE *f, const double *v, const int *decimals, int n)
 	for (int i = 0; i < n; i++) {
 		fputc(',', f);
 		out_figure(f, v[i], 0, decimals[i], OUT_CSV);
+	}
+}
+
+void out_text_figures(FILE *f, const double *v, const int *widths, const int *decimals, int n)
+{
+	for (int i = 0; i < n; i++) {
+		fputc(' ', f);
+		out_figure(f, v[i], widths[i], decimals[i], OUT_TEXT);
 	}
 }
 

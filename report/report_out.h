@@ -26,8 +26,15 @@ void out_csv_string(FILE *f, const char *s);
 /* v as a text or CSV figure with `decimals`, or "-" (text) / "" (CSV) where NAN. */
 void out_figure(FILE *f, double v, int width, int decimals, enum out_format format);
 
+/* t as "HH:MM" in the reports' zone. */
+void out_hour_minute(char *buf, size_t len, double t);
+
 /* Each of n figures as ",FIGURE" on a CSV row, v[i] to decimals[i]. */
 void out_csv_figures(FILE *f, const double *v, const int *decimals, int n);
+
+/* Each of n figures as " FIGURE" on a text row, v[i] in widths[i] columns
+ * to decimals[i]. */
+void out_text_figures(FILE *f, const double *v, const int *widths, const int *decimals, int n);
 
 /* The gaps: lines "not covered: ..." and the breaks crossed (text); for
  * JSON, the breaks crossed then ,"gaps":[...] (after a member's name). */
