@@ -8,22 +8,23 @@
 #include <string.h>
 #include <time.h>
 
-void out_time(char *buf, size_t len, double t)
+static void local_time(char *buf, size_t len, double t, const char *format)
 {
 	time_t tt = (time_t)floor(t);
 	struct tm tm;
 
 	pmLocaltime(&tt, &tm);
-	strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+	strftime(buf, len, format, &tm);
+}
+
+void out_time(char *buf, size_t len, double t)
+{
+	local_time(buf, len, t, "%Y-%m-%d %H:%M:%S");
 }
 
 void out_hour_minute(char *buf, size_t len, double t)
 {
-	time_t tt = (time_t)floor(t);
-	struct tm tm;
-
-	pmLocaltime(&tt, &tm);
-	strftime(buf, len, "%H:%M", &tm);
+	local_time(buf, len, t, "%H:%M");
 }
 
 void out_json_string(FILE *f, const char *s)

@@ -13,7 +13,7 @@
 #include "log.h"
 #include "sched_purr.h"
 
-static void sched_unit_quiet(enum smt_log_level level, const char *text)
+static inline void sched_unit_quiet(enum smt_log_level level, const char *text)
 {
 	(void)level;
 	(void)text;
@@ -31,7 +31,7 @@ static inline int sched_unit_pin(int cpu)
 /* SP opened for NCPUS CPUs, each its own core without shares; the test
  * skipped where it cannot be: one CPU (CPU1_FOR says what the test needs
  * CPU 1 for), not root, or a kernel that refuses the program. */
-static void sched_unit_open(struct sched_purr *sp, int ncpus, const char *cpu1_for)
+static inline void sched_unit_open(struct sched_purr *sp, int ncpus, const char *cpu1_for)
 {
 	char why[256];
 
