@@ -25,6 +25,8 @@ enum {	/* CLUSTER_CORECTR */
 	CORE_PERCPU_DUTY_MSR = 15,
 	CORE_PERCPU_DUTY_FP = 16,
 	CORE_PERCPU_DUTY_L2 = 17,
+	CORE_PERCPU_READS_INTERRUPTING = 18,
+	CORE_PERCPU_READS_ON_CPU = 19,
 };
 
 enum {	/* CLUSTER_CORECTR_ALL */
@@ -117,6 +119,24 @@ static const struct metric corectr_metrics[] = {
 	  "The share of the last window the L2 group (accesses, misses, hits) was\n"
 	  "on this CPU's counters; its counts are scaled up by 1 / duty.  AMD Zen\n"
 	  "only." },
+	{ "core.percpu.reads.interrupting", CORE_PERCPU_READS_INTERRUPTING, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER,
+	  COUNT_UNITS,
+	  "Reads of this CPU's counter groups that interrupted it",
+	  "Each group of this CPU's core counters that a sampling pass read with\n"
+	  "read(2) from the agent's CPU, which the kernel serves by an interrupt to\n"
+	  "this CPU (unless the agent ran on it then): where the BPF program that\n"
+	  "reads the counters on their own CPU is not loaded (smtcpu.status[\"core\"]\n"
+	  "says why), a group's first period, and a CPU whose timer has not read it\n"
+	  "for a period and a quarter (some kernels run no cpu-clock sample on an\n"
+	  "idle CPU).  Its rate is the interrupts a second the core counters cost\n"
+	  "this CPU beyond their timer.  A replayed trace's reads count here too." },
+	{ "core.percpu.reads.on_cpu", CORE_PERCPU_READS_ON_CPU, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
+	  "Reads of this CPU's counter groups served from its own timer",
+	  "Each group of this CPU's core counters that a sampling pass served from\n"
+	  "the readings the BPF program took on this CPU at its timer (the\n"
+	  "cpu-clock event at the sampling period), carried to the pass's time: no\n"
+	  "interrupt from the agent's CPU.  The timer itself is one interrupt a\n"
+	  "period on this CPU, whatever the number of groups." },
 };
 
 static const struct metric corectr_all_metrics[] = {
@@ -185,6 +205,17 @@ static int core_group_duty(int cpu, enum core_group g, pmAtomValue *atom)
 	return PMDA_FETCH_STATIC;
 }
 
+/* cpu's group reads, by one way or the other */
+static int core_group_reads(int cpu, bool on_cpu, pmAtomValue *atom)
+{
+	uint64_t interrupting, own;
+
+	if (!core_reads(core_counters(), cpu, &interrupting, &own))
+		return PMDA_FETCH_NOVALUES;
+	atom->ull = on_cpu ? own : interrupting;
+	return PMDA_FETCH_STATIC;
+}
+
 static int fetch_corectr(unsigned int item, void *priv, pmAtomValue *atom)
 {
 	int cpu = (int)((const struct smt_cpu_values *)priv - sampler.cpu);
@@ -209,6 +240,8 @@ static int fetch_corectr(unsigned int item, void *priv, pmAtomValue *atom)
 	case CORE_PERCPU_DUTY_MSR: return core_group_duty(cpu, CORE_G_MSR, atom);
 	case CORE_PERCPU_DUTY_FP: return core_group_duty(cpu, CORE_G_FP, atom);
 	case CORE_PERCPU_DUTY_L2: return core_group_duty(cpu, CORE_G_L2, atom);
+	case CORE_PERCPU_READS_INTERRUPTING:
+	case CORE_PERCPU_READS_ON_CPU: return core_group_reads(cpu, item == CORE_PERCPU_READS_ON_CPU, atom);
 	}
 	return PM_ERR_PMID;
 }

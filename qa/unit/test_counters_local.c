@@ -49,6 +49,7 @@ static const struct corectr_group_spec sw[] = {
 
 static pid_t spinner[NCPUS_MAX];
 static int nspinners;
+static int passes;	/* the clients' reads of every group (corectr_read) */
 
 static int stop_spinners(void **state)
 {
@@ -113,6 +114,7 @@ static int client_once(struct corectr *c, struct ctr_backend *b, int ncpus, cons
 	b->ops->begin_pass(b);
 	corectr_read(c, b);
 	after0 = mono_ns();
+	passes++;
 	for (int cpu = 0; cpu < ncpus; cpu++)
 		for (int k = 0; k < 2; k++)
 			last[cpu][k] = corectr_total(c, cpu, 0, k);
@@ -126,6 +128,7 @@ static int client_once(struct corectr *c, struct ctr_backend *b, int ncpus, cons
 		b->ops->begin_pass(b);
 		corectr_read(c, b);
 		after1 = mono_ns();
+		passes++;
 		assert_int_equal(allocations, allocs);
 		for (int cpu = 0; cpu < ncpus; cpu++)
 			for (int k = 0; online[cpu] && k < 2; k++) {
@@ -205,12 +208,22 @@ static void carried_to_every_fetch(void **state)
 	struct ctr_backend *b = open_sw(&c, online, &ncpus);
 
 	(void)state;
+	passes = 0;
 	spinner[nspinners++] = spin_on(ncpus - 1);
 	client(&c, b, ncpus, online, 700000000u, 6);
 	client(&c, b, ncpus, online, 1300000000u, 3);
 	stop_spinners(NULL);
 	client(&c, b, ncpus, online, 700000000u, 5);
 	assert_int_equal(ctr_local_direct(b), 0);
+	/* every read counted once, by how it was taken: the one at opening
+	 * and one a pass; the busy CPU's served from its timer, once it had
+	 * read twice (an idle CPU's too, where its kernel samples in idle) */
+	for (int cpu = 0; cpu < ncpus; cpu++)
+		if (online[cpu])
+			assert_int_equal(c.reads_interrupting[cpu] + c.reads_on_cpu[cpu], 1 + passes);
+	assert_true(c.reads_on_cpu[ncpus - 1] > 0);
+	print_message("reads on each CPU: %d; the busy CPU's: %llu interrupting, %llu on its CPU\n", 1 + passes,
+		      (unsigned long long)c.reads_interrupting[ncpus - 1], (unsigned long long)c.reads_on_cpu[ncpus - 1]);
 	corectr_close(&c, b);
 	b->ops->destroy(b);
 }

@@ -7,6 +7,18 @@
 
 #include "mux.h"
 
+/* A group of cpu's read into r, counted by how the backend took it. */
+static int read_slot(struct corectr *c, int cpu, int handle, struct ctr_reading *r, struct ctr_backend *b)
+{
+	int sts = b->ops->read_group(b, handle, r);
+
+	if (sts == CTR_READ_ON_CPU)
+		c->reads_on_cpu[cpu]++;
+	else if (sts == 0)
+		c->reads_interrupting[cpu]++;
+	return sts < 0 ? sts : 0;
+}
+
 static int open_slot(struct corectr *c, int cpu, int g, struct ctr_backend *b)
 {
 	struct corectr_slot *s = &c->slot[corectr_cell(c, cpu, g)];
@@ -24,7 +36,7 @@ static int open_slot(struct corectr *c, int cpu, int g, struct ctr_backend *b)
 	}
 	s->handle = h;
 	/* the baseline: what the group reads as it opens */
-	s->have_last = b->ops->read_group(b, h, &s->last) == 0;
+	s->have_last = read_slot(c, cpu, h, &s->last, b) == 0;
 	c->nopen++;
 	return 0;
 }
@@ -63,10 +75,13 @@ int corectr_open(struct corectr *c, const struct corectr_group_spec *spec, int n
 	c->duty = calloc(cells, sizeof *c->duty);
 	c->fresh = calloc(cells, 1);
 	c->have = calloc(cells, 1);
+	c->reads_interrupting = calloc((size_t)ncpus, sizeof *c->reads_interrupting);
+	c->reads_on_cpu = calloc((size_t)ncpus, sizeof *c->reads_on_cpu);
 	if (c->slot)
 		for (size_t i = 0; i < cells; i++)
 			c->slot[i].handle = -1;
-	if (!c->slot || !c->total || !c->window || !c->window_ns || !c->duty || !c->fresh || !c->have) {
+	if (!c->slot || !c->total || !c->window || !c->window_ns || !c->duty || !c->fresh || !c->have ||
+	    !c->reads_interrupting || !c->reads_on_cpu) {
 		corectr_close(c, b);
 		return -ENOMEM;
 	}
@@ -146,7 +161,7 @@ int corectr_read(struct corectr *c, struct ctr_backend *b)
 
 		if (c->slot[cell].handle < 0)
 			continue;
-		if ((sts = b->ops->read_group(b, c->slot[cell].handle, &now)) < 0) {
+		if ((sts = read_slot(c, cell / c->ngroups, c->slot[cell].handle, &now, b)) < 0) {
 			if (c->read_error == 0) {
 				c->read_error = sts;
 				c->read_cpu = cell / c->ngroups;
@@ -176,7 +191,10 @@ void corectr_close(struct corectr *c, struct ctr_backend *b)
 	free(c->duty);
 	free(c->fresh);
 	free(c->have);
+	free(c->reads_interrupting);
+	free(c->reads_on_cpu);
 	c->slot = NULL;
 	c->total = c->window = c->window_ns = c->duty = NULL;
 	c->fresh = c->have = NULL;
+	c->reads_interrupting = c->reads_on_cpu = NULL;
 }

@@ -12,6 +12,7 @@
 #define SMTCPU_CORECTR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "counters.h"
 
@@ -40,6 +41,10 @@ struct corectr {
 	double *duty;				/* [ncpus][ngroups]: the last interval's */
 	unsigned char *fresh;			/* [ncpus][ngroups]: counted by the last read */
 	unsigned char *have;			/* [ncpus][ngroups]: has counted at least once */
+	/* [ncpus]: group reads by how the backend took them, every read at
+	 * opening included: from the pass's CPU (perf's read, an interrupt to
+	 * this CPU), and from readings taken on this CPU (none) */
+	uint64_t *reads_interrupting, *reads_on_cpu;
 	int nopen;				/* groups open */
 	int error;				/* -errno of the last open or read that failed */
 	char why[256];				/* that, in words */

@@ -28,11 +28,17 @@ struct ctr_reading {
 
 struct ctr_backend;
 
+#define CTR_READ_ON_CPU 1	/* read_group: served without interrupting the group's CPU */
+
 struct ctr_backend_ops {
 	/* Opens n events on cpu as one group (the first leads).  Returns a
 	 * handle >= 0, or -errno (EACCES, ENOENT, EBUSY, ...). */
 	int (*open_group)(struct ctr_backend *b, int cpu, const struct ctr_event *ev, int n);
-	/* Reads every member of a group in one go.  Returns 0 or -errno. */
+	/* Reads every member of a group in one go.  Returns 0 for a read
+	 * from the caller's CPU (perf's read(2), which interrupts the CPU that
+	 * holds the group unless it is the caller's; or its replay),
+	 * CTR_READ_ON_CPU for one served from readings taken on the group's
+	 * own CPU (no interrupt), or -errno. */
 	int (*read_group)(struct ctr_backend *b, int handle, struct ctr_reading *r);
 	void (*close_group)(struct ctr_backend *b, int handle);
 	/* Called once at the start of every sampling pass (the replay moves

@@ -317,7 +317,7 @@ static int local_read_group(struct ctr_backend *b, int handle, struct ctr_readin
 	if (!g->have_prev || overdue(lb, g))
 		return read_directly(lb, g, handle, r);
 	carry(lb, g, r);
-	return 0;
+	return CTR_READ_ON_CPU;
 }
 
 static void local_destroy(struct ctr_backend *b)

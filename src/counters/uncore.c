@@ -37,7 +37,9 @@ static int open_group(struct uncore *u, struct uncore_group *g, struct ctr_backe
 	g->handle = b->ops->open_group(b, u->pmu.cpu[g->cpu_index], ev, n);
 	if (g->handle < 0)
 		return g->handle;
-	return b->ops->read_group(b, g->handle, &g->last);
+	int sts = b->ops->read_group(b, g->handle, &g->last);
+
+	return sts < 0 ? sts : 0;
 }
 
 int uncore_open(struct uncore *u, const char *pmu_name, const struct uncore_spec *spec,

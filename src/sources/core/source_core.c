@@ -267,6 +267,15 @@ bool core_duty(const struct core_state *st, int cpu, enum core_group g, double *
 	return true;
 }
 
+bool core_reads(const struct core_state *st, int cpu, uint64_t *interrupting, uint64_t *on_cpu)
+{
+	if (!st->on || cpu < 0 || cpu >= st->ctr.ncpus)
+		return false;
+	*interrupting = st->ctr.reads_interrupting[cpu];
+	*on_cpu = st->ctr.reads_on_cpu[cpu];
+	return *interrupting + *on_cpu > 0;
+}
+
 const struct sampler_source core_source = {
 	.name = "core", .status_names = status_names, .nstatus = 1,
 	.state_size = sizeof(struct core_state),

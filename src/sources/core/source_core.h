@@ -9,6 +9,7 @@
 #define SMTCPU_SOURCE_CORE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core_pmu.h"
 #include "corectr.h"
@@ -48,6 +49,11 @@ bool core_window(const struct core_state *st, int cpu, enum core_figure f, doubl
 
 /* The duty cycle of cpu's group g over its last window; false if none. */
 bool core_duty(const struct core_state *st, int cpu, enum core_group g, double *duty);
+
+/* cpu's group reads so far, by how they were taken: from the pass's CPU
+ * (each an interrupt to cpu) and from the readings of cpu's own timer
+ * (none); false where no group has been open on it. */
+bool core_reads(const struct core_state *st, int cpu, uint64_t *interrupting, uint64_t *on_cpu);
 
 extern const struct sampler_source core_source;
 
