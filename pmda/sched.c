@@ -15,18 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {	/* CLUSTER_PROC */
-	SMT_PROC_THROUGHPUT = 0,
-	SMT_PROC_BUSY = 1,
-	SMT_PROC_LOWER = 2,
-	SMT_PROC_UPPER = 3,
-};
-
-enum {	/* CLUSTER_CGROUP */
-	SMT_CGROUP_THROUGHPUT = 0,
-	SMT_CGROUP_BUSY = 1,
-	SMT_CGROUP_LOWER = 2,
-	SMT_CGROUP_UPPER = 3,
+enum {	/* CLUSTER_PROC and CLUSTER_CGROUP: the same figures of each */
+	CHARGE_THROUGHPUT = 0,
+	CHARGE_BUSY = 1,
+	CHARGE_LOWER = 2,
+	CHARGE_UPPER = 3,
 };
 
 enum {	/* CLUSTER_SCHED_UID */
@@ -44,7 +37,7 @@ enum {	/* CLUSTER_SCHED_MAP */
 };
 
 static const struct metric proc_metrics[] = {
-	{ "smt.proc.throughput_cpu", SMT_PROC_THROUGHPUT, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	{ "smt.proc.throughput_cpu", CHARGE_THROUGHPUT, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
 	  "SMT-calibrated CPU time of each process",
 	  "The software PURR's time charged to the process: at every context\n"
 	  "switch, each thread's run since the last one is credited dt x c(k) for\n"
@@ -58,7 +51,7 @@ static const struct metric proc_metrics[] = {
 	  "smtcpu.status).  As proc.* is, served only to a client whose credentials\n"
 	  "pmcd knows, and only the processes /proc shows its user (pmdasmtcpu(1),\n"
 	  "ACCESS); a command or comm is shown with each control character as \"?\"." },
-	{ "smt.proc.busy_cpu", SMT_PROC_BUSY, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	{ "smt.proc.busy_cpu", CHARGE_BUSY, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
 	  "Raw CPU time of each process, as the scheduler ran it",
 	  "Counter, milliseconds, of the time the process's threads ran on any\n"
 	  "CPU (the same time /proc/PID/stat counts as utime + stime, measured at\n"
@@ -66,7 +59,7 @@ static const struct metric proc_metrics[] = {
 	  "kernel counts it).  rate(smt.proc.throughput_cpu) /\n"
 	  "rate(smt.proc.busy_cpu) is the process's SMT efficiency: 1 alone on a\n"
 	  "core, c(2) = 0.5 for SMT2 siblings busy together throughout." },
-	{ "smt.proc.throughput_cpu_lower", SMT_PROC_LOWER, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	{ "smt.proc.throughput_cpu_lower", CHARGE_LOWER, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
 	  "Least SMT-calibrated CPU time of each process consistent with what was measured",
 	  "The software PURR counts the busy siblings of every stretch it charges\n"
 	  "(it does not estimate the overlap from busy fractions, as the model does\n"
@@ -76,22 +69,22 @@ static const struct metric proc_metrics[] = {
 	  "bounds over services and cores (pcp smtcpu chargeback) has a term for\n"
 	  "each.  Counter, milliseconds.  As smt.proc.throughput_cpu, to a client\n"
 	  "allowed to see the process only." },
-	{ "smt.proc.throughput_cpu_upper", SMT_PROC_UPPER, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	{ "smt.proc.throughput_cpu_upper", CHARGE_UPPER, PM_TYPE_DOUBLE, PROC_INDOM, PM_SEM_COUNTER, MS_UNITS,
 	  "Most SMT-calibrated CPU time of each process consistent with what was measured",
 	  "As smt.proc.throughput_cpu_lower, the upper bound: the same figure, for\n"
 	  "the same reason." },
 };
 
 static const struct metric cgroup_metrics[] = {
-	{ "smt.cgroup.throughput_cpu", SMT_CGROUP_THROUGHPUT, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	{ "smt.cgroup.throughput_cpu", CHARGE_THROUGHPUT, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
 	  "SMT-calibrated CPU time of each cgroup",
 	  "As smt.proc.throughput_cpu, summed over the tasks of each cgroup v2\n"
 	  "(instances are paths below the cgroup2 mount, \"/\" the root): the figure\n"
 	  "to charge back by service or container." },
-	{ "smt.cgroup.busy_cpu", SMT_CGROUP_BUSY, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	{ "smt.cgroup.busy_cpu", CHARGE_BUSY, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
 	  "Raw CPU time of each cgroup, as the scheduler ran it",
 	  "As smt.proc.busy_cpu, per cgroup v2." },
-	{ "smt.cgroup.throughput_cpu_lower", SMT_CGROUP_LOWER, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	{ "smt.cgroup.throughput_cpu_lower", CHARGE_LOWER, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
 	  "Least SMT-calibrated CPU time of each cgroup consistent with what was measured",
 	  "The software PURR counts the busy siblings of every stretch it charges\n"
 	  "(it does not estimate the overlap from busy fractions, as the model does\n"
@@ -100,7 +93,7 @@ static const struct metric cgroup_metrics[] = {
 	  "core measured by \"sched\" (smt.core.source).  Here so that a sum of\n"
 	  "bounds over services and cores (pcp smtcpu chargeback) has a term for\n"
 	  "each.  Counter, milliseconds." },
-	{ "smt.cgroup.throughput_cpu_upper", SMT_CGROUP_UPPER, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
+	{ "smt.cgroup.throughput_cpu_upper", CHARGE_UPPER, PM_TYPE_DOUBLE, CGROUP_INDOM, PM_SEM_COUNTER, MS_UNITS,
 	  "Most SMT-calibrated CPU time of each cgroup consistent with what was measured",
 	  "As smt.cgroup.throughput_cpu_lower, the upper bound: the same figure,\n"
 	  "for the same reason." },
@@ -161,24 +154,22 @@ static int charged(int serial, void *priv, bool busy, pmAtomValue *atom)
 	return PMDA_FETCH_STATIC;
 }
 
+/* The bounds are the figure itself: what the software PURR measured. */
+static int fetch_charge(int serial, unsigned int item, void *priv, pmAtomValue *atom)
+{
+	if (item > CHARGE_UPPER)
+		return PM_ERR_PMID;
+	return charged(serial, priv, item == CHARGE_BUSY, atom);
+}
+
 static int fetch_proc(unsigned int item, void *priv, pmAtomValue *atom)
 {
-	switch (item) {
-	case SMT_PROC_THROUGHPUT: case SMT_PROC_LOWER: case SMT_PROC_UPPER:
-		return charged(PROC_INDOM, priv, false, atom);
-	case SMT_PROC_BUSY: return charged(PROC_INDOM, priv, true, atom);
-	}
-	return PM_ERR_PMID;
+	return fetch_charge(PROC_INDOM, item, priv, atom);
 }
 
 static int fetch_cgroup(unsigned int item, void *priv, pmAtomValue *atom)
 {
-	switch (item) {
-	case SMT_CGROUP_THROUGHPUT: case SMT_CGROUP_LOWER: case SMT_CGROUP_UPPER:
-		return charged(CGROUP_INDOM, priv, false, atom);
-	case SMT_CGROUP_BUSY: return charged(CGROUP_INDOM, priv, true, atom);
-	}
-	return PM_ERR_PMID;
+	return fetch_charge(CGROUP_INDOM, item, priv, atom);
 }
 
 /* priv is the map (enum sp_map) + 1; no values while the program is off. */
