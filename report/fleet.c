@@ -146,15 +146,17 @@ static int each_host(struct fleet *f, const char *url, const struct window_args 
 		     char *err, size_t errlen)
 {
 	struct series_store *s = series_store_open(url, f->by, err, errlen);
-	char **names = NULL;
+	char **names;
 	double lo = 0, hi = 0;
-	int n = 0, bounded = 0, done = 0, sts = -1;
+	int n, bounded = 0, done = 0, sts = -1;
 
 	if (s == NULL)
 		return -1;
 	snprintf(f->url, sizeof f->url, "%s", series_store_url(s));
-	if (series_store_hosts(s, &names, &n, &f->odd, &f->nodd, err, errlen) < 0)
+	if (series_store_hosts(s, &f->store, err, errlen) < 0)
 		goto out;
+	names = f->store.with;
+	n = f->store.nwith;
 	if (n == 0) {
 		snprintf(err, errlen, "no host in the store at %s holds smtcpu's metrics (%s)", f->url,
 			 figure_metric(FIG_CAPACITY, f->by));
@@ -200,7 +202,6 @@ static int each_host(struct fleet *f, const char *url, const struct window_args 
 	}
 	sts = 0;
 out:
-	series_names_free(names, n);
 	series_store_close(s);
 	return sts;
 }
@@ -260,7 +261,7 @@ void fleet_free(struct fleet *f)
 	for (int i = 0; i < f->nhosts; i++)
 		free(f->hosts[i].gaps);
 	free(f->hosts);
-	series_names_free(f->odd, f->nodd);
+	store_hosts_free(&f->store);
 	free(f->days);
 	free(f->services);
 	memset(f, 0, sizeof *f);

@@ -13,6 +13,7 @@
 
 #include "ledger.h"
 #include "samples.h"
+#include "series_samples.h"
 
 struct fleet_host {
 	char name[256];
@@ -44,10 +45,9 @@ struct fleet {
 	enum sample_by by;
 	double percentile;		/* capacity: NAN for the peak hour */
 	double start, end;		/* the window, every host's */
-	struct fleet_host *hosts;	/* by name */
+	struct fleet_host *hosts;	/* by name: store.with's */
 	int nhosts;
-	char **odd;			/* hosts no query can name: not read */
-	int nodd;
+	struct store_hosts store;	/* every host the store names */
 	struct fleet_day *days;		/* capacity: by left, least first */
 	int ndays;
 	struct fleet_service *services;	/* chargeback: by core-h, most first */

@@ -49,6 +49,27 @@ static void hosts_text(FILE *f, const struct fleet *fl)
 	}
 }
 
+/* The hosts the figures leave out: those with none, those no query can
+ * name, and those the store holds none of smtcpu's figures for (on one
+ * line: a store may hold many hosts that run no smtcpu). */
+static void left_out_text(FILE *f, const struct fleet *fl)
+{
+	const struct store_hosts *st = &fl->store;
+
+	for (int i = 0; i < fl->nhosts; i++)
+		if (fl->hosts[i].error[0])
+			fprintf(f, "no figures: %s: %s\n", fl->hosts[i].name, fl->hosts[i].error);
+	for (int i = 0; i < st->nodd; i++)
+		fprintf(f, "not read: %s: a host name no pmseries query can carry\n", st->odd[i]);
+	if (st->nwithout == 0)
+		return;
+	fprintf(f, "not counted: %d host%s the store holds none of smtcpu's figures for:", st->nwithout,
+		st->nwithout == 1 ? "" : "s");
+	for (int i = 0; i < st->nwithout; i++)
+		fprintf(f, "%s %s", i ? "," : "", st->without[i]);
+	fputc('\n', f);
+}
+
 static void notes_text(FILE *f, const struct fleet *fl)
 {
 	for (int i = 0; i < fl->nhosts; i++) {
@@ -60,11 +81,7 @@ static void notes_text(FILE *f, const struct fleet *fl)
 		for (int k = 0; k < h->ngaps; k++)
 			out_gap_text(f, h->name, &h->gaps[k]);
 	}
-	for (int i = 0; i < fl->nhosts; i++)
-		if (fl->hosts[i].error[0])
-			fprintf(f, "no figures: %s: %s\n", fl->hosts[i].name, fl->hosts[i].error);
-	for (int i = 0; i < fl->nodd; i++)
-		fprintf(f, "not read: %s: a host name no pmseries query can carry\n", fl->odd[i]);
+	left_out_text(f, fl);
 }
 
 void fleet_lacking_text(FILE *f, const struct fleet *fl)
@@ -73,11 +90,18 @@ void fleet_lacking_text(FILE *f, const struct fleet *fl)
 		for (int k = 0; k < fl->hosts[i].ngaps; k++)
 			if (fl->hosts[i].gaps[k].lacking)
 				out_gap_text(f, fl->hosts[i].name, &fl->hosts[i].gaps[k]);
-	for (int i = 0; i < fl->nhosts; i++)
-		if (fl->hosts[i].error[0])
-			fprintf(f, "no figures: %s: %s\n", fl->hosts[i].name, fl->hosts[i].error);
-	for (int i = 0; i < fl->nodd; i++)
-		fprintf(f, "not read: %s: a host name no pmseries query can carry\n", fl->odd[i]);
+	left_out_text(f, fl);
+}
+
+static void names_json(FILE *f, char *const *names, int n)
+{
+	fputc('[', f);
+	for (int i = 0; i < n; i++) {
+		if (i)
+			fputc(',', f);
+		out_json_string(f, names[i]);
+	}
+	fputc(']', f);
 }
 
 static void hosts_json(FILE *f, const struct fleet *fl)
@@ -99,13 +123,10 @@ static void hosts_json(FILE *f, const struct fleet *fl)
 			fputs("null", f);
 		fputc('}', f);
 	}
-	fputs("],\"not_read\":[", f);
-	for (int i = 0; i < fl->nodd; i++) {
-		if (i)
-			fputc(',', f);
-		out_json_string(f, fl->odd[i]);
-	}
-	fputc(']', f);
+	fputs("],\"not_read\":", f);
+	names_json(f, fl->store.odd, fl->store.nodd);
+	fputs(",\"not_counted\":", f);
+	names_json(f, fl->store.without, fl->store.nwithout);
 }
 
 static void field(FILE *f, const char *name, double v)

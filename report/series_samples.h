@@ -27,16 +27,26 @@ struct series_store *series_store_open(const char *url, enum sample_by by, char 
 /* The URL, printable. */
 const char *series_store_url(const struct series_store *s);
 
-/* The hosts the store holds smt.all.capacity for, by name, printable
- * (*hosts, *n); *odd, *nodd: hosts whose names no query can carry (a quote,
- * a backslash, a control character), printable.  Free both with
- * series_names_free.  0, or -1 with err set.  Every host's series are
- * looked up here at once, for the bounds and readers of any host after;
- * without it, a host's are looked up when first asked for, and another
- * host's replace them (so not while a reader of the first lives). */
-int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
-		       size_t errlen);
-void series_names_free(char **names, int n);
+/* The hosts the store names (its hostname labels), each list by name,
+ * printable. */
+struct store_hosts {
+	char **with;		/* hosts with series of smtcpu's figures
+				 * (smt.all.capacity, samples.h's others) */
+	int nwith;
+	char **odd;		/* names no query can carry (a quote, a backslash,
+				 * a control character): not read */
+	int nodd;
+	char **without;		/* hosts with series, none of the figures' */
+	int nwithout;
+};
+
+/* The store's hosts into h: 0, or -1 with err set (h then holds none).
+ * Every host's series are looked up here at once, for the bounds and
+ * readers of any host after; without it, a host's are looked up when
+ * first asked for, and another host's replace them (so not while a reader
+ * of the first lives).  Free h with store_hosts_free. */
+int series_store_hosts(struct series_store *s, struct store_hosts *h, char *err, size_t errlen);
+void store_hosts_free(struct store_hosts *h);
 
 /* The first and last time (seconds since the epoch) of the host's samples
  * of the figures: 0, or -1 with err set (none in the store). */

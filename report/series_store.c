@@ -122,6 +122,12 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void sort_names(char **names, int n)
+{
+	if (n > 1)
+		qsort(names, (size_t)n, sizeof *names, by_name);
+}
+
 static int append(char ***names, int *n, const char *name)
 {
 	char **grown = realloc(*names, (size_t)(*n + 1) * sizeof **names);
@@ -157,16 +163,14 @@ static bool host_listed(struct series_store *s, const char *host)
 	return ix == NULL || holds_figures(ix, host);
 }
 
-int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
-		       size_t errlen)
+int series_store_hosts(struct series_store *s, struct store_hosts *h, char *err, size_t errlen)
 {
 	const char *params[] = { "names", "hostname", NULL };
 	bool fleetwide = true;
 	json_t *labels = rest_get(s->rest, "/series/labels", params, err, errlen), *names, *one;
 	size_t i;
 
-	*hosts = *odd = NULL;
-	*n = *nodd = 0;
+	memset(h, 0, sizeof *h);
 	if (labels == NULL)
 		return -1;
 	/* every host's series, looked up at once */
@@ -183,37 +187,34 @@ int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***od
 	names = json_object_get(labels, "hostname");
 	json_array_foreach(names, i, one) {
 		const char *name = json_string_value(one);
-		int sts = 0;
+		int sts;
 
 		if (name == NULL)
 			continue;
 		if (!series_queryable(name))
-			sts = append(odd, nodd, name);
+			sts = append(&h->odd, &h->nodd, name);
 		else if (fleetwide ? holds_figures(s->index, name) : host_listed(s, name))
-			sts = append(hosts, n, name);
+			sts = append(&h->with, &h->nwith, name);
+		else
+			sts = append(&h->without, &h->nwithout, name);
 		if (sts < 0) {
+			json_decref(labels);
+			store_hosts_free(h);
 			snprintf(err, errlen, "out of memory");
-			goto fail;
+			return -1;
 		}
 	}
 	json_decref(labels);
-	if (*n > 1)
-		qsort(*hosts, (size_t)*n, sizeof **hosts, by_name);
-	if (*nodd > 1)
-		qsort(*odd, (size_t)*nodd, sizeof **odd, by_name);
+	sort_names(h->with, h->nwith);
+	sort_names(h->odd, h->nodd);
+	sort_names(h->without, h->nwithout);
 	return 0;
-fail:
-	json_decref(labels);
-	series_names_free(*hosts, *n);
-	series_names_free(*odd, *nodd);
-	*hosts = *odd = NULL;
-	*n = *nodd = 0;
-	return -1;
 }
 
 #else	/* built without libcurl or jansson */
 
 #include <stdio.h>
+#include <string.h>
 
 #define NO_SERIES "this pcp-smtcpu was built without libcurl and jansson: --pmproxy is not available"
 
@@ -230,10 +231,10 @@ const char *series_store_url(const struct series_store *s)
 	return "";
 }
 
-int series_store_hosts(struct series_store *s, char ***hosts, int *n, char ***odd, int *nodd, char *err,
-		       size_t errlen)
+int series_store_hosts(struct series_store *s, struct store_hosts *h, char *err, size_t errlen)
 {
-	(void)s, (void)hosts, (void)n, (void)odd, (void)nodd;
+	(void)s;
+	memset(h, 0, sizeof *h);
 	snprintf(err, errlen, NO_SERIES);
 	return -1;
 }
@@ -253,9 +254,17 @@ void series_store_close(struct series_store *s)
 
 #endif
 
-void series_names_free(char **names, int n)
+static void names_free(char **names, int n)
 {
 	for (int i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+}
+
+void store_hosts_free(struct store_hosts *h)
+{
+	names_free(h->with, h->nwith);
+	names_free(h->odd, h->nodd);
+	names_free(h->without, h->nwithout);
+	memset(h, 0, sizeof *h);
 }
