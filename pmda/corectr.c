@@ -124,12 +124,14 @@ static const struct metric corectr_metrics[] = {
 	  "Reads of this CPU's counter groups that interrupted it",
 	  "Each group of this CPU's core counters that a sampling pass read with\n"
 	  "read(2) from the agent's CPU, which the kernel serves by an interrupt to\n"
-	  "this CPU (unless the agent ran on it then): where the BPF program that\n"
-	  "reads the counters on their own CPU is not loaded (smtcpu.status[\"core\"]\n"
-	  "says why), a group's first period, and a CPU whose timer has not read it\n"
-	  "for a period and a quarter (some kernels run no cpu-clock sample on an\n"
-	  "idle CPU).  Its rate is the interrupts a second the core counters cost\n"
-	  "this CPU beyond their timer.  A replayed trace's reads count here too." },
+	  "this CPU (unless the agent ran on it then).  So are read: every group\n"
+	  "where the BPF program that reads counters on their own CPU is not\n"
+	  "loaded (smtcpu.status[\"core\"] says why) or cannot read it; a group's\n"
+	  "first period; and a CPU's groups once its timer has not read them for a\n"
+	  "period and a quarter (some kernels run no cpu-clock sample on an idle\n"
+	  "CPU) or the period was just made longer.  Its rate is the interrupts a\n"
+	  "second the core counters cost this CPU beyond their timer.  A replayed\n"
+	  "trace's reads count here too." },
 	{ "core.percpu.reads.on_cpu", CORE_PERCPU_READS_ON_CPU, PM_TYPE_U64, CPU_INDOM, PM_SEM_COUNTER, COUNT_UNITS,
 	  "Reads of this CPU's counter groups served from its own timer",
 	  "Each group of this CPU's core counters that a sampling pass served from\n"
